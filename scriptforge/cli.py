@@ -1,0 +1,194 @@
+"""The command line: parse options, call the library, print. No logic lives here."""
+
+import functools
+import json
+from pathlib import Path
+import sys
+
+import click
+
+from scriptforge import __version__
+from scriptforge.errors import ScriptforgeError
+
+LANG = click.Choice(["ko", "en"])
+
+
+def _fail_cleanly(command):
+    """Turn a user mistake into one line on stderr and its exit code; --debug shows the traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except ScriptforgeError as exc:
+            if click.get_current_context().find_root().params.get("debug"):
+                raise
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper
+
+
+def format_option(command):
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                        show_default=True, help="text for people, json for tools.")(command)
+
+
+def _print_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _db():
+    from scriptforge.database import load_database
+
+    return load_database()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="scriptforge")
+@click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
+def main(debug):
+    """scriptforge: Blood on the Clocktower characters and scripts, in Korean and English."""
+
+
+@main.command("list")
+@click.option("--team", type=click.Choice(["townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric"]))
+@click.option("--edition", help="Edition id, e.g. tb, bmr, snv, carousel, fabled, homebrew.")
+@click.option("--lang", type=LANG, default="en", show_default=True)
+@format_option
+@_fail_cleanly
+def list_command(team, edition, lang, fmt):
+    """List characters by team, in sheet order.
+
+    Example:
+
+        scriptforge list --team demon --lang ko
+    """
+    from scriptforge import reference
+
+    db = _db()
+    rows = reference.list_rows(db, lang, team, edition)
+    if fmt == "json":
+        _print_json(rows)
+    else:
+        click.echo(reference.list_text(db, rows, lang))
+
+
+@main.command()
+@click.argument("name")
+@click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@format_option
+@_fail_cleanly
+def show(name, lang, fmt):
+    """Show one character: facts, texts, night reminders and jinxes.
+
+    NAME may be an id, a legacy spelling or an English or Korean name or alias.
+
+    Example:
+
+        scriptforge show "릴 몬스타" --lang ko --format json
+    """
+    from scriptforge import reference
+
+    db = _db()
+    ch = db.resolve(name)
+    langs = reference.languages(lang)
+    if fmt == "json":
+        _print_json(reference.character_record(db, ch, langs))
+    else:
+        click.echo(reference.character_text(db, ch, langs))
+
+
+@main.command()
+@click.argument("text")
+@click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@format_option
+@_fail_cleanly
+def search(text, lang, fmt):
+    """Find characters whose name, alias or ability contains TEXT.
+
+    Example:
+
+        scriptforge search 중독
+    """
+    from scriptforge import reference
+
+    db = _db()
+    rows = reference.search_rows(db, text, reference.languages(lang))
+    if fmt == "json":
+        _print_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['id']:<16} {row['team']:<10} {' / '.join(row['names'].values())}")
+    if not rows:
+        click.echo(f"No character matches '{text}'.", err=True)
+        sys.exit(1)
+
+
+@main.group()
+def db():
+    """Check the character database."""
+
+
+@db.command("check")
+@format_option
+@_fail_cleanly
+def db_check(fmt):
+    """Validate every data file; print counts per team and language; exit 1 on any problem.
+
+    Example:
+
+        scriptforge db check --format json
+    """
+    from scriptforge.database import check_database
+    from scriptforge.reference import check_summary
+
+    summary = check_summary(*check_database())
+    if fmt == "json":
+        _print_json(summary)
+    else:
+        for problem in summary["problems"]:
+            click.echo(f"Error: {problem}", err=True)
+        if "characters" in summary:
+            teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
+            langs = ", ".join(f"{l} {n}" for l, n in summary["languages"].items())
+            click.echo(f"{summary['characters']} characters ({teams})")
+            click.echo(f"texts: {langs}; {summary['jinxes']} jinxes")
+        click.echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+    sys.exit(0 if summary["ok"] else 1)
+
+
+@main.group("import")
+def import_group():
+    """Bring documents into the database layout."""
+
+
+@import_group.command("almanac")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--lang", type=LANG, required=True, help="Language of the document.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Language folder to write into (characters/<id>.yaml). Default: ./imported/<lang>.")
+@click.option("--script", "script_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the almanac's characters as a script in the official JSON format.")
+@click.option("--name", help="Script name for --script when the almanac has no title.")
+@_fail_cleanly
+def import_almanac(file, lang, out_dir, script_path, name):
+    """Read an almanac text document and write its characters' texts.
+
+    Existing files in the output folder keep the fields the almanac does not give.
+    Variant spellings are replaced with the glossary's established terms.
+
+    Example:
+
+        scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
+    """
+    from scriptforge.fileio import atomic_write_text, dump_json
+    from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
+
+    db = _db()
+    almanac = read_almanac(file, lang, db.glossary[lang])
+    written = write_almanac(almanac, out_dir or Path("imported") / lang)
+    click.echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
+    if script_path:
+        atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
+        click.echo(f"script written to {script_path}")

@@ -1,0 +1,291 @@
+"""The character database: facts once, texts per language, all checked against schemas on load."""
+
+from dataclasses import dataclass
+import difflib
+from pathlib import Path
+import re
+
+from scriptforge.datafiles import read_yaml, validate
+from scriptforge.errors import DataError, NotFoundError
+from scriptforge.model import Character, Jinx, NightStep, SetupEffect, Texts
+from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
+from scriptforge.paths import DATA_DIR
+
+_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
+
+
+@dataclass(frozen=True)
+class Database:
+    characters: dict[str, Character]  # in sheet order
+    first_night: tuple[str, ...]
+    other_nights: tuple[str, ...]
+    steps: dict[str, NightStep]
+    jinxes: tuple[Jinx, ...]
+    base_setup: dict[int, dict[str, int]]
+    reminder_labels: dict[str, dict[str, str]]  # lang -> token id -> label
+    ui: dict[str, dict]  # lang -> ui.yaml contents
+    glossary: dict[str, list[dict]]  # lang -> terms
+    data_dir: Path
+
+    def __post_init__(self):
+        index: dict[str, set[str]] = {}
+        for ch in self.characters.values():
+            keys = {ch.id, *(normalize_id(a) for a in ch.aliases)}
+            for texts in ch.texts.values():
+                keys.update(name_key(n) for n in (texts.name, *texts.aliases))
+            for key in keys:
+                index.setdefault(key, set()).add(ch.id)
+        for terms in self.glossary.values():
+            for term in terms:
+                if term.get("character") in self.characters:
+                    for spelling in (term["term"], *term.get("variants", ())):
+                        index.setdefault(name_key(spelling), set()).add(term["character"])
+        object.__setattr__(self, "_index", index)
+
+    # -- lookup -----------------------------------------------------------------------
+
+    def get(self, char_id: str) -> Character:
+        return self.characters[char_id]
+
+    def find(self, name: str) -> list[Character]:
+        """Every character that `name` (id, legacy id, locale-prefixed id, name or alias) denotes."""
+        candidates = [name, _LOCALE_PREFIX.sub("", name)]
+        for candidate in candidates:
+            if normalize_id(candidate) in self.characters:
+                return [self.characters[normalize_id(candidate)]]
+        for candidate in candidates:
+            for key in (name_key(candidate), normalize_id(candidate)):
+                ids = self._index.get(key)
+                if ids:
+                    return [c for c in self.characters.values() if c.id in ids]
+        return []
+
+    def resolve(self, name: str) -> Character:
+        """The one character `name` denotes; a NotFoundError with suggestions otherwise."""
+        found = self.find(name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            names = ", ".join(f"{c.id} ({c.name('en')})" for c in found)
+            raise NotFoundError(f"'{name}' is ambiguous: it names {names}")
+        hint = self.suggest(name)
+        message = f"no character named '{name}'"
+        raise NotFoundError(message + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """Close matches for a misspelt name, as display names."""
+        matches = difflib.get_close_matches(name_key(name), self._index, n=limit * 2, cutoff=0.6)
+        out: list[str] = []
+        for key in matches:
+            for char_id in sorted(self._index[key]):
+                ch = self.characters[char_id]
+                label = ch.name("ko") if re.search(r"[가-힣]", name) else ch.name("en")
+                if label not in out:
+                    out.append(label)
+        return out[:limit]
+
+    def search(self, text: str, langs=LANGUAGES) -> list[Character]:
+        """Characters whose id, name, alias or ability contains `text` (case-insensitive)."""
+        needle = text.casefold()
+        loose = name_key(text)
+        hits = []
+        for ch in self.characters.values():
+            haystack = [ch.id, *ch.aliases]
+            for lang in langs:
+                t = ch.text(lang)
+                if t:
+                    haystack += [t.name, t.ability, *t.aliases]
+            if any(needle in h.casefold() or (loose and loose in name_key(h)) for h in haystack):
+                hits.append(ch)
+        return hits
+
+    # -- derived facts ------------------------------------------------------------------
+
+    def night_position(self, char_id: str, night: str) -> float | None:
+        """1-based position on the official night sheet; a homebrew character's own number."""
+        order = self.first_night if night == "first_night" else self.other_nights
+        if char_id in order:
+            return order.index(char_id) + 1
+        ch = self.characters.get(char_id)
+        return ch.night.get(night) if ch else None
+
+    def jinxes_of(self, char_id: str) -> list[Jinx]:
+        return [j for j in self.jinxes if char_id in j.characters]
+
+    def team_name(self, team: str, lang: str, plural: bool = False) -> str:
+        return self.ui[lang]["teams"][team]["plural" if plural else "name"]
+
+
+def load_database(data_dir: Path | None = None) -> Database:
+    """Load and validate the database; the first problem found is raised as a DataError."""
+    db, problems = check_database(data_dir)
+    if problems:
+        more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
+        raise DataError(str(problems[0]) + more)
+    return db
+
+
+def check_database(data_dir: Path | None = None) -> tuple[Database | None, list[DataError]]:
+    """Load everything that can be loaded and return every problem found on the way."""
+    return _Loader(Path(data_dir) if data_dir else DATA_DIR).load()
+
+
+class _Loader:
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[DataError] = []
+
+    def _read(self, path: Path, schema: str, record_id: str | None = None):
+        try:
+            data = read_yaml(path)
+            validate(data, schema, path, record_id)
+            return data
+        except DataError as exc:
+            self.problems.append(exc)
+            return None
+
+    def _problem(self, path: Path, message: str, steps=()):
+        from scriptforge.datafiles import line_of
+
+        self.problems.append(DataError(message, where=f"{path}:{line_of(path, list(steps))}"))
+
+    def load(self):
+        facts_path = self.root / "characters.yaml"
+        facts = self._read(facts_path, "characters")
+        if facts is None:
+            return None, self.problems
+        records = {}
+        for i, rec in enumerate(facts["characters"]):
+            if rec["id"] in records:
+                self._problem(facts_path, f"record '{rec['id']}': duplicate id", ["characters", i, "id"])
+            records[rec["id"]] = rec
+
+        texts = {lang: self._load_texts(lang, records) for lang in LANGUAGES}
+        night = self._read(self.root / "night.yaml", "night") or {"first_night": [], "other_nights": []}
+        night_texts = {lang: self._read(self.root / lang / "night.yaml", "night_texts") for lang in LANGUAGES}
+        for lang, nt in night_texts.items():
+            if nt:
+                self._check_night_texts(lang, nt, night, texts[lang], records)
+
+        characters = {}
+        for char_id, rec in records.items():
+            per_lang = {}
+            for lang in LANGUAGES:
+                t = texts[lang].get(char_id)
+                if t is None:
+                    continue
+                nt = night_texts[lang] or {}
+                per_lang[lang] = Texts(
+                    name=t["name"],
+                    ability=t["ability"],
+                    aliases=tuple(t.get("aliases", ())),
+                    flavor=t.get("flavor"),
+                    overview=t.get("overview"),
+                    how_to_run=tuple(t.get("how_to_run", ())),
+                    examples=tuple(t.get("examples", ())),
+                    first_night_reminder=nt.get("first_night", {}).get(char_id),
+                    other_night_reminder=nt.get("other_nights", {}).get(char_id),
+                )
+            if not per_lang:
+                self._problem(facts_path, f"record '{char_id}': no texts in any language",
+                              ["characters", list(records).index(char_id)])
+            characters[char_id] = Character(
+                id=char_id,
+                team=rec["team"],
+                edition=rec["edition"],
+                texts=per_lang,
+                reminders=tuple(rec.get("reminders", ())),
+                reminders_global=tuple(rec.get("reminders_global", ())),
+                setup=SetupEffect.from_data(rec["setup"]) if "setup" in rec else None,
+                aliases=tuple(rec.get("aliases", ())),
+                homebrew=rec.get("homebrew", False),
+                night=rec.get("night", {}),
+            )
+
+        jinxes = self._load_jinxes(records)
+        labels = {lang: self._read(self.root / lang / "reminders.yaml", "reminders") or {} for lang in LANGUAGES}
+        self._check_labels(records, labels)
+        ui = {lang: self._read(self.root / lang / "ui.yaml", "ui") or {} for lang in LANGUAGES}
+        glossary = {}
+        for lang in LANGUAGES:
+            path = self.root / lang / "glossary.yaml"
+            glossary[lang] = (self._read(path, "glossary") or {"terms": []})["terms"] if path.exists() else []
+        setup = self._read(self.root / "setup.yaml", "setup") or {"players": {}}
+
+        steps = {
+            s: NightStep(
+                id=s,
+                names={lang: nt["steps"][s]["name"] for lang, nt in night_texts.items() if nt},
+                first_night={lang: nt["steps"][s]["first_night"] for lang, nt in night_texts.items()
+                             if nt and "first_night" in nt["steps"][s]},
+                other_nights={lang: nt["steps"][s]["other_nights"] for lang, nt in night_texts.items()
+                              if nt and "other_nights" in nt["steps"][s]},
+            )
+            for s in NIGHT_STEPS
+        }
+        db = Database(
+            characters=characters,
+            first_night=tuple(night["first_night"]),
+            other_nights=tuple(night["other_nights"]),
+            steps=steps,
+            jinxes=jinxes,
+            base_setup={int(k): v for k, v in setup["players"].items()},
+            reminder_labels=labels,
+            ui=ui,
+            glossary=glossary,
+            data_dir=self.root,
+        )
+        return db, self.problems
+
+    def _load_texts(self, lang: str, records: dict) -> dict[str, dict]:
+        out = {}
+        folder = self.root / lang / "characters"
+        for path in sorted(folder.glob("*.yaml")):
+            char_id = path.stem
+            if char_id not in records:
+                self._problem(path, f"record '{char_id}': no character with this id in characters.yaml")
+                continue
+            data = self._read(path, "texts", record_id=char_id)
+            if data is not None:
+                out[char_id] = data
+        return out
+
+    def _check_night_texts(self, lang: str, nt: dict, night: dict, texts: dict, records: dict):
+        path = self.root / lang / "night.yaml"
+        for key in ("first_night", "other_nights"):
+            for char_id in nt[key]:
+                wakes = char_id in night[key] or key in records.get(char_id, {}).get("night", {})
+                if char_id not in records:
+                    self._problem(path, f"record '{char_id}': no character with this id in characters.yaml",
+                                  [key, char_id])
+                elif not wakes:
+                    self._problem(path, f"record '{char_id}', field '{key}': this character does not wake "
+                                        f"then in data/night.yaml", [key, char_id])
+                elif char_id not in texts:
+                    self._problem(path, f"record '{char_id}', field '{key}': the character has no texts in "
+                                        f"'{lang}'", [key, char_id])
+
+    def _load_jinxes(self, records: dict) -> tuple[Jinx, ...]:
+        path = self.root / "jinxes.yaml"
+        pairs = (self._read(path, "jinxes") or {"jinxes": []})["jinxes"]
+        texts = {lang: self._read(self.root / lang / "jinxes.yaml", "jinx_texts") or {} for lang in LANGUAGES}
+        out = []
+        for i, (a, b) in enumerate(pairs):
+            for char_id in (a, b):
+                if char_id not in records:
+                    self._problem(path, f"field 'jinxes': unknown character '{char_id}'", ["jinxes", i])
+            key = f"{a}-{b}"
+            out.append(Jinx(characters=(a, b), texts={lang: t[key] for lang, t in texts.items() if key in t}))
+        known = {j.key for j in out}
+        for lang, t in texts.items():
+            for key in t:
+                if key not in known:
+                    self._problem(self.root / lang / "jinxes.yaml", f"record '{key}': no such jinx pair in "
+                                                                   f"data/jinxes.yaml", [key])
+        return tuple(out)
+
+    def _check_labels(self, records: dict, labels: dict):
+        tokens = {t for rec in records.values() for t in (*rec.get("reminders", ()), *rec.get("reminders_global", ()))}
+        for lang, table in labels.items():
+            for token in sorted(tokens - set(table)):
+                self._problem(self.root / lang / "reminders.yaml", f"record '{token}': reminder token has no label")

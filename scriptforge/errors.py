@@ -1,0 +1,25 @@
+"""Errors a user can cause. Each carries one line that names the file and the place."""
+
+
+class ScriptforgeError(Exception):
+    """A mistake in user input or data; the CLI prints it as one line and exits non-zero."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, where: str | None = None):
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class DataError(ScriptforgeError):
+    """A data file that cannot be read or does not match its schema."""
+
+
+class NotFoundError(ScriptforgeError):
+    """A name or id that matches no character."""
+
+
+class InputError(ScriptforgeError):
+    """An input document (script, almanac) that cannot be read."""
+
+    exit_code = 2

@@ -1,0 +1,75 @@
+"""Applying a language's glossary: replace variant spellings with the established term.
+
+Korean particles follow the last syllable of the word before them (은/는, 이/가, 을/를, ...),
+so when a replacement changes whether that syllable has a final consonant, the particle
+after it changes too (수도승은 -> 수도사는).
+"""
+
+from dataclasses import dataclass
+import re
+
+_HANGUL = re.compile(r"[가-힣]")
+# (after a final consonant, after a vowel); longest first so 이라고 wins over 이.
+_PARTICLES = [
+    ("으로", "로"), ("이라고", "라고"), ("이라는", "라는"), ("이라면", "라면"), ("이라", "라"),
+    ("이나", "나"), ("이며", "며"), ("이든", "든"), ("이었", "였"), ("이에요", "예요"),
+    ("은", "는"), ("이", "가"), ("을", "를"), ("과", "와"),
+]
+
+
+def _final(syllable: str) -> int:
+    """Index of the final consonant of a Hangul syllable (0: none, 8: ㄹ); -1 for other characters."""
+    code = ord(syllable) - 0xAC00
+    return code % 28 if 0 <= code < 11172 else -1
+
+
+def _particle(word: str, rest: str) -> tuple[str, str]:
+    """The particle at the start of `rest` (text after `word`) and the form agreeing with `word`."""
+    final = _final(word[-1])
+    if final < 0:
+        return "", ""
+    for with_final, without in _PARTICLES:
+        for particle in (with_final, without):
+            if rest.startswith(particle):
+                if with_final == "으로":
+                    return particle, without if final in (0, 8) else with_final
+                return particle, with_final if final else without
+    return "", ""
+
+
+@dataclass(frozen=True)
+class Replacement:
+    variant: str
+    term: str
+
+
+def variant_pattern(terms: list[dict]):
+    """One regex matching any variant (longest first), not glued to a preceding Hangul syllable."""
+    table = {v: t["term"] for t in terms for v in t.get("variants", ())}
+    if not table:
+        return None, table
+    alternatives = "|".join(re.escape(v) for v in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<![가-힣A-Za-z])(?:{alternatives})"), table
+
+
+def apply_glossary(text: str, terms: list[dict]) -> tuple[str, list[Replacement]]:
+    """Replace every variant in `text` with its term; return the new text and what was replaced."""
+    pattern, table = variant_pattern(terms)
+    if pattern is None:
+        return text, []
+    out, done, pos = [], [], 0
+    for match in pattern.finditer(text):
+        if match.start() < pos:
+            continue
+        variant = match.group(0)
+        term = table[variant]
+        out.append(text[pos:match.start()])
+        out.append(term)
+        done.append(Replacement(variant, term))
+        pos = match.end()
+        if _HANGUL.match(variant[-1:]):
+            found, wanted = _particle(term, text[pos:])
+            out.append(wanted)
+            pos += len(found)
+    out.append(text[pos:])
+    return "".join(out), done

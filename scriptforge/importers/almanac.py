@@ -1,0 +1,244 @@
+"""Reading almanac text documents (the formats of the seed files) into character texts.
+
+Three layouts are understood, told apart by their content:
+
+* a titled almanac, paragraphs separated by blank lines: title, a line
+  "<kind> · <author> · <count>", then per character: team, name, ability, flavor,
+  overview, and optional "How to Run" / "Examples & Notes" sections, one item a line;
+* a compact almanac, one line each, with "- " bullets in the sections;
+* an almanac without name lines: an optional author's note, then per character team,
+  ability, flavor and overview; the name is the character named right after the quoted
+  ability in the overview.
+
+Every text is passed through the language's glossary, so variant spellings become the
+established terms.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+import re
+
+from scriptforge.datafiles import read_yaml, validate
+from scriptforge.errors import InputError
+from scriptforge.fileio import atomic_write_text, dump_yaml
+from scriptforge.glossary import apply_glossary
+from scriptforge.names import name_key, normalize_id
+
+TEAM_WORDS = {
+    "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",
+    "minions": "minion", "demon": "demon", "demons": "demon", "traveller": "traveller",
+    "traveler": "traveller", "travellers": "traveller", "fabled": "fabled", "loric": "loric",
+    "마을주민": "townsfolk", "마을 주민": "townsfolk", "주민": "townsfolk", "외지인": "outsider",
+    "이방인": "outsider", "하수인": "minion", "악마": "demon", "여행자": "traveller",
+    "전설": "fabled", "전설적인 캐릭터": "fabled", "설화": "loric", "설화적인 캐릭터": "loric",
+}
+SECTIONS = {
+    "how to run": "how_to_run", "진행 방법": "how_to_run",
+    "examples & notes": "examples", "examples and notes": "examples", "예시 · 메모": "examples",
+    "예시와 메모": "examples", "예시 및 참고": "examples",
+}
+_SENTENCE_END = re.compile(r"[.!?。)\]다요”\"]$")
+
+
+@dataclass
+class Entry:
+    id: str
+    team: str
+    line: int
+    texts: dict = field(default_factory=dict)
+
+
+@dataclass
+class Almanac:
+    path: Path
+    lang: str
+    entries: list[Entry]
+    title: str | None = None
+    author: str | None = None
+    description: str | None = None
+
+
+def read_almanac(path: Path, lang: str, terms: list[dict]) -> Almanac:
+    """Parse an almanac file; any problem is an InputError naming the file and line."""
+    try:
+        raw = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read almanac: {exc}", where=str(path)) from None
+    lines = [(n, line.strip()) for n, line in enumerate(raw.splitlines(), start=1) if line.strip()]
+    return _Parser(Path(path), lang, terms, lines).parse()
+
+
+class _Parser:
+    def __init__(self, path: Path, lang: str, terms: list[dict], lines: list[tuple[int, str]]):
+        self.path, self.lang, self.terms, self.lines = path, lang, terms, lines
+        self.names = {}
+        for term in terms:
+            if term.get("character"):
+                for spelling in (term["term"], *term.get("variants", ())):
+                    self.names[name_key(spelling)] = term["character"]
+        self.ko_name_pattern = self._name_pattern()
+
+    def fail(self, line: int, message: str):
+        raise InputError(message, where=f"{self.path}:{line}")
+
+    def parse(self) -> Almanac:
+        starts = [i for i, (_, text) in enumerate(self.lines) if text.casefold() in TEAM_WORDS]
+        if not starts:
+            self.fail(self.lines[0][0] if self.lines else 1, "no team line (e.g. 'Townsfolk' or '마을주민') found; "
+                                                             "is this an almanac?")
+        almanac = Almanac(self.path, self.lang, [])
+        self._preamble(almanac, self.lines[: starts[0]])
+        chunks = [self.lines[a:b] for a, b in zip(starts, starts[1:] + [len(self.lines)])]
+        named = self._has_names(chunks[0])
+        seen = {}
+        for chunk in chunks:
+            entry = self._entry(chunk, named)
+            if entry.id in seen:
+                self.fail(entry.line, f"character '{entry.id}' appears twice (first at line {seen[entry.id]})")
+            seen[entry.id] = entry.line
+            almanac.entries.append(entry)
+        return almanac
+
+    def _preamble(self, almanac: Almanac, lines):
+        if not lines:
+            return
+        byline = [text for _, text in lines if " · " in text]
+        if byline:
+            almanac.title = lines[0][1]
+            parts = [p.strip() for p in byline[0].split(" · ")]
+            almanac.author = parts[1] if len(parts) > 1 else None
+        else:
+            almanac.description = "\n\n".join(self._clean(text) for _, text in lines)
+
+    def _has_names(self, chunk) -> bool:
+        if len(chunk) < 2:
+            return True
+        candidate = chunk[1][1]
+        return len(candidate) <= 30 and not _SENTENCE_END.search(candidate)
+
+    def _entry(self, chunk, named: bool) -> Entry:
+        (team_line, team_word), body = chunk[0], chunk[1:]
+        team = TEAM_WORDS[team_word.casefold()]
+        plain, sections = [], {}
+        current = None
+        for n, text in body:
+            key = SECTIONS.get(text.casefold())
+            if key:
+                if key in sections:
+                    self.fail(n, f"section '{text}' appears twice in one character")
+                current = sections.setdefault(key, [])
+                continue
+            if current is None:
+                plain.append((n, text))
+            else:
+                current.append(self._clean(text.removeprefix("- ").removeprefix("• ")))
+        for key, items in sections.items():
+            if not items:
+                self.fail(team_line, f"empty section '{key}' in the character starting here")
+        need = 4 if named else 3
+        if len(plain) < need:
+            what = "name, ability, flavor and overview" if named else "ability, flavor and overview"
+            self.fail(team_line, f"character is incomplete: expected {what} after the team line")
+        if named:
+            (name_line, heading), plain = plain[0], plain[1:]
+            char_id, name = self._resolve(heading, name_line)
+        else:
+            char_id, name = self._identify(plain[2][1], plain[2][0])
+        texts = {
+            "name": name,
+            "ability": self._clean(plain[0][1]),
+            "flavor": self._clean(plain[1][1]),
+            "overview": "\n\n".join(self._clean(t) for _, t in plain[2:]),
+        }
+        texts.update(sections)
+        return Entry(char_id, team, team_line, texts)
+
+    def _clean(self, text: str) -> str:
+        return apply_glossary(text, self.terms)[0]
+
+    def _resolve(self, heading: str, line: int) -> tuple[str, str]:
+        char_id = self.names.get(name_key(heading))
+        if char_id is None:
+            if self.lang != "en":
+                self.fail(line, f"unknown character name '{heading}': add it to the {self.lang} glossary")
+            char_id = normalize_id(heading)
+        return char_id, self._canonical_name(char_id, heading)
+
+    def _canonical_name(self, char_id: str, fallback: str) -> str:
+        for term in self.terms:
+            if term.get("character") == char_id:
+                return term["term"]
+        return fallback
+
+    def _name_pattern(self):
+        spellings = sorted({s for t in self.terms if t.get("character") for s in (t["term"], *t.get("variants", ()))},
+                           key=len, reverse=True)
+        if not spellings:
+            return None
+        names = "|".join(re.escape(s) for s in spellings)
+        return re.compile(rf"[\"”]\s*({names})(?:들)?(?=[은는이가의]|\s)")
+
+    def _identify(self, overview: str, line: int) -> tuple[str, str]:
+        """The character an overview is about: the first name after the quoted ability."""
+        match = self.ko_name_pattern.search(overview) if self.ko_name_pattern else None
+        if not match:
+            self.fail(line, "cannot tell which character this overview is about (no known name after the "
+                            "quoted ability)")
+        char_id = self.names[name_key(match.group(1))]
+        return char_id, self._canonical_name(char_id, match.group(1))
+
+
+TEXT_FIELDS = ("name", "aliases", "ability", "flavor", "overview", "how_to_run", "examples")
+
+
+def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
+    """The character files an import writes: existing fields kept, the almanac's replaced."""
+    out = {}
+    for entry in almanac.entries:
+        path = Path(out_dir) / "characters" / f"{entry.id}.yaml"
+        current = (read_yaml(path) or {}) if path.exists() else {}
+        current.update(entry.texts)
+        out[path] = {k: current[k] for k in TEXT_FIELDS if k in current}
+    return out
+
+
+def write_almanac(almanac: Almanac, out_dir: Path) -> list[Path]:
+    """Write the almanac's character files into `out_dir`; all are checked before any is written."""
+    files = merged_texts(almanac, out_dir)
+    for path, texts in files.items():
+        validate(texts, "texts", path, record_id=path.stem)
+    for path, texts in files.items():
+        atomic_write_text(path, dump_yaml(texts))
+    return list(files)
+
+
+def script_from_almanac(almanac: Almanac, db, name: str | None = None) -> list:
+    """The almanac's characters as a script in the official format.
+
+    Official characters are plain ids; a homebrew character becomes a full object in the
+    almanac's language, with its night numbers and storyteller reminders from the database.
+    """
+    meta = {"id": "_meta"}
+    for key, value in (("name", name or almanac.title), ("author", almanac.author), ("description", almanac.description)):
+        if value:
+            meta[key] = value
+    script: list = [meta] if len(meta) > 1 else []
+    for entry in almanac.entries:
+        ch = db.characters.get(entry.id)
+        if ch is None or not ch.homebrew:
+            script.append(entry.id)
+            continue
+        texts = ch.text(almanac.lang)
+        obj = {"id": entry.id, "name": entry.texts["name"], "team": entry.team, "ability": entry.texts["ability"]}
+        if entry.texts.get("flavor"):
+            obj["flavor"] = entry.texts["flavor"]
+        for night, key in (("first_night", "firstNight"), ("other_nights", "otherNight")):
+            obj[key] = ch.night.get(night, 0)
+            reminder = texts and getattr(texts, f"{night.removesuffix('s')}_reminder")
+            if reminder:
+                obj[f"{key}Reminder"] = reminder
+        if ch.reminders:
+            obj["reminders"] = [db.reminder_labels[almanac.lang].get(r, r) for r in ch.reminders]
+        obj["setup"] = ch.setup is not None
+        script.append(obj)
+    return script

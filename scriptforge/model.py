@@ -1,0 +1,129 @@
+"""The data the rest of scriptforge works with: frozen, read-only records."""
+
+from dataclasses import dataclass, field
+
+TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
+PLAYER_TEAMS = ("townsfolk", "outsider", "minion", "demon")
+COUNT_KEYS = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}
+
+
+@dataclass(frozen=True)
+class Texts:
+    """One character's texts in one language; a field is None where nobody wrote it."""
+
+    name: str
+    ability: str
+    aliases: tuple[str, ...] = ()
+    flavor: str | None = None
+    overview: str | None = None
+    how_to_run: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+    first_night_reminder: str | None = None
+    other_night_reminder: str | None = None
+
+    def as_dict(self) -> dict:
+        """The fields that have text, in almanac order (absent keys where there is none)."""
+        out = {"name": self.name}
+        if self.aliases:
+            out["aliases"] = list(self.aliases)
+        out["ability"] = self.ability
+        for key in ("flavor", "overview"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        for key in ("how_to_run", "examples"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
+        for key in ("first_night_reminder", "other_night_reminder"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True)
+class SetupEffect:
+    """How a character changes setup. Count changes are (min, max) deltas per team count key."""
+
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    demon_token: bool = True
+    extra_copies: tuple[int, int] | None = None
+    extra_copies_drunk: int = 0
+    adds: tuple[str, ...] = ()
+    evil_townsfolk: int = 0
+    bag_token: str | None = None
+
+    @classmethod
+    def from_data(cls, data: dict) -> "SetupEffect":
+        def span(value):
+            return (value, value) if isinstance(value, int) else (value[0], value[1])
+
+        return cls(
+            counts={k: span(data[k]) for k in ("townsfolk", "outsiders", "minions", "demons") if k in data},
+            demon_token=data.get("demon_token", True),
+            extra_copies=span(data["extra_copies"]) if "extra_copies" in data else None,
+            extra_copies_drunk=data.get("extra_copies_drunk", 0),
+            adds=tuple(data.get("adds", ())),
+            evil_townsfolk=data.get("evil_townsfolk", 0),
+            bag_token=data.get("bag_token"),
+        )
+
+    def as_dict(self) -> dict:
+        def compact(span):
+            return span[0] if span[0] == span[1] else list(span)
+
+        out: dict = {k: compact(v) for k, v in self.counts.items()}
+        if not self.demon_token:
+            out["demon_token"] = False
+        if self.extra_copies:
+            out["extra_copies"] = compact(self.extra_copies)
+        if self.extra_copies_drunk:
+            out["extra_copies_drunk"] = self.extra_copies_drunk
+        if self.adds:
+            out["adds"] = list(self.adds)
+        if self.evil_townsfolk:
+            out["evil_townsfolk"] = self.evil_townsfolk
+        if self.bag_token:
+            out["bag_token"] = self.bag_token
+        return out
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    team: str
+    edition: str
+    texts: dict[str, Texts]
+    reminders: tuple[str, ...] = ()
+    reminders_global: tuple[str, ...] = ()
+    setup: SetupEffect | None = None
+    aliases: tuple[str, ...] = ()
+    homebrew: bool = False
+    night: dict[str, float] = field(default_factory=dict)  # homebrew night numbers
+    source: str = "scriptforge"
+
+    def text(self, lang: str) -> Texts | None:
+        return self.texts.get(lang)
+
+    def name(self, lang: str) -> str:
+        """The name in `lang`, else in any language we have, else the id."""
+        texts = self.texts.get(lang) or next(iter(self.texts.values()), None)
+        return texts.name if texts else self.id
+
+
+@dataclass(frozen=True)
+class Jinx:
+    characters: tuple[str, str]
+    texts: dict[str, str]
+
+    @property
+    def key(self) -> str:
+        return "-".join(self.characters)
+
+
+@dataclass(frozen=True)
+class NightStep:
+    """A night-sheet entry that is not a character: dusk, minion info, demon info, dawn."""
+
+    id: str
+    names: dict[str, str]
+    first_night: dict[str, str]
+    other_nights: dict[str, str]
