@@ -1,0 +1,116 @@
+"""Make the Korean fonts that ship in scriptforge/fonts/ (run by hand; the output is committed).
+
+Source: Noto Sans CJK KR, Regular and Bold (SIL Open Font License 1.1), from the Debian package
+``fonts-noto-cjk`` (``apt-get install fonts-noto-cjk``; files NotoSansCJK-{Regular,Bold}.ttc,
+face "Noto Sans CJK KR") or the same OTFs from the noto-cjk project. The full fonts are ~16 MB
+each and take seconds to subset per PDF; these subsets are a few hundred KB and render in a
+fraction of that (see DESIGN.md, performance notes).
+
+Kept characters:
+- Basic Latin and Latin-1 Supplement (U+0020-U+00FF);
+- typographic punctuation: dashes, quotes, ellipsis, bullets, middle dots, arrows, ※, ×, etc.;
+- KS X 1001's 2,350 Hangul syllables (every syllable of the EUC-KR code page);
+- Hangul Compatibility Jamo (U+3131-U+318E) and CJK brackets 「」『』〈〉《》【】;
+- every character used in scriptforge's own data files and examples (so shipped texts never
+  fall outside the subset), where the source font has a glyph for it.
+
+Layout features are kept (kerning, ligatures, vertical metrics, Hangul jamo composition tables
+are not needed for precomposed syllables). Hinting is dropped (PDF output does not use it).
+
+Usage:
+
+    python tools/subset_fonts.py [--source-dir /usr/share/fonts/opentype/noto] [--out scriptforge/fonts]
+"""
+
+import argparse
+from pathlib import Path
+
+from fontTools import subset
+from fontTools.ttLib import TTCollection, TTFont
+
+ROOT = Path(__file__).resolve().parent.parent
+FACE = "Noto Sans CJK KR"
+WEIGHTS = {"Regular": "NotoSansCJK-Regular.ttc", "Bold": "NotoSansCJK-Bold.ttc"}
+OUT_NAME = "NotoSansKR-Subset-{weight}.otf"
+
+PUNCTUATION = (
+    "\u2010\u2011\u2012\u2013\u2014\u2015"  # hyphens and dashes
+    "\u2018\u2019\u201a\u201c\u201d\u201e"  # quotes
+    "\u2020\u2021\u2022\u2025\u2026\u2027\u2030\u2032\u2033\u203b"  # daggers, bullets, …, ‧, ‰, ′ ″, ※
+    "\u2190\u2191\u2192\u2193\u2194\u21d2"  # arrows
+    "\u2212\u00d7\u00f7\u2264\u2265\u2260\u221e"  # maths
+    "\u2460\u2461\u2462\u2463\u2464\u2465\u2466\u2467\u2468\u2469"  # ① … ⑩
+    "\u25cb\u25cf\u25a1\u25a0\u25b3\u25b2\u2605\u2606\u2713"  # shapes, stars, check mark
+    "\u3001\u3002\u3008\u3009\u300a\u300b\u300c\u300d\u300e\u300f\u3010\u3011\u301c"  # CJK punctuation
+    "\u318d\u30fb\uff5e\uff0c\uff0e\uff1a\uff1f\uff01"  # ㆍ ・ fullwidth ~ , . : ? !
+)
+
+
+def ks_x_1001_syllables() -> str:
+    """The 2,350 precomposed Hangul syllables of KS X 1001 (EUC-KR rows 0xB0-0xC8)."""
+    out = []
+    for lead in range(0xB0, 0xC9):
+        for trail in range(0xA1, 0xFF):
+            try:
+                out.append(bytes([lead, trail]).decode("euc_kr"))
+            except UnicodeDecodeError:
+                pass
+    assert len(out) == 2350, len(out)
+    return "".join(out)
+
+
+def project_characters() -> str:
+    """Every character in the project's own data and example scripts."""
+    chars = set()
+    for pattern in ("data/**/*.yaml", "examples/*.json"):
+        for path in ROOT.glob(pattern):
+            chars.update(path.read_text(encoding="utf-8"))
+    return "".join(sorted(c for c in chars if c.isprintable()))
+
+
+def wanted_text() -> str:
+    basic = "".join(chr(c) for c in range(0x20, 0x7F)) + "".join(chr(c) for c in range(0xA0, 0x100))
+    jamo = "".join(chr(c) for c in range(0x3131, 0x318F))
+    return basic + PUNCTUATION + ks_x_1001_syllables() + jamo + project_characters()
+
+
+def load_face(path: Path) -> TTFont:
+    if path.suffix.lower() == ".ttc":
+        for font in TTCollection(str(path)).fonts:
+            if font["name"].getDebugName(1) == FACE:
+                return font
+        raise SystemExit(f"{path}: no face named {FACE!r}")
+    return TTFont(str(path))
+
+
+def make_subset(source: Path, target: Path, text: str) -> None:
+    font = load_face(source)
+    cmap = font.getBestCmap()
+    unicodes = sorted({ord(c) for c in text if ord(c) in cmap})
+    options = subset.Options()
+    options.layout_features = ["kern", "liga", "clig", "calt", "locl", "palt", "halt", "vkrn", "vpal"]
+    options.hinting = False
+    options.desubroutinize = False
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=unicodes)
+    subsetter.subset(font)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    font.save(str(target))
+    print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source-dir", type=Path, default=Path("/usr/share/fonts/opentype/noto"))
+    parser.add_argument("--out", type=Path, default=ROOT / "scriptforge" / "fonts")
+    args = parser.parse_args()
+    text = wanted_text()
+    for weight, filename in WEIGHTS.items():
+        make_subset(args.source_dir / filename, args.out / OUT_NAME.format(weight=weight), text)
+
+
+if __name__ == "__main__":
+    main()
