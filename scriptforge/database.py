@@ -88,8 +88,12 @@ class Database:
         """Characters whose id, name, alias or ability contains `text` (case-insensitive)."""
         needle = text.casefold()
         loose = name_key(text)
+        aliased = self._index.get(loose, set())
         hits = []
         for ch in self.characters.values():
+            if ch.id in aliased:
+                hits.append(ch)
+                continue
             haystack = [ch.id, *ch.aliases]
             for lang in langs:
                 t = ch.text(lang)

@@ -4,13 +4,16 @@ Every error names the file, the line, the record and the field, in one line.
 """
 
 from functools import cache
+import hashlib
 import json
+import os
 from pathlib import Path
 
 import fastjsonschema
 import yaml
 
 from scriptforge.errors import DataError
+from scriptforge.fileio import atomic_write_text
 from scriptforge.paths import SCHEMAS_DIR
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -33,10 +36,29 @@ def read_yaml(path: Path):
         raise DataError(f"invalid YAML: {problem}", where=where) from None
 
 
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "scriptforge" / "validators"
+
+
 @cache
 def _validator(schema_name: str):
-    schema = json.loads((SCHEMAS_DIR / f"{schema_name}.schema.json").read_text(encoding="utf-8"))
-    return fastjsonschema.compile(schema)
+    # Generating a validator costs ~10 ms per schema, more than reading all the data; the
+    # generated code is cached per schema content and fastjsonschema version.
+    text = schema_path(schema_name).read_text(encoding="utf-8")
+    digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{text}".encode()).hexdigest()[:24]
+    cached = _cache_dir() / f"{schema_name}-{digest}.py"
+    try:
+        code = cached.read_text(encoding="utf-8")
+    except OSError:
+        code = fastjsonschema.compile_to_code(json.loads(text))
+        try:
+            atomic_write_text(cached, code)
+        except OSError:
+            pass  # a read-only home only costs speed
+    namespace: dict = {}
+    exec(compile(code, str(cached), "exec"), namespace)
+    return namespace["validate"]
 
 
 def schema_path(schema_name: str) -> Path:
@@ -48,11 +70,25 @@ def validate(data, schema_name: str, path: Path, record_id: str | None = None) -
     try:
         _validator(schema_name)(data)
     except fastjsonschema.JsonSchemaValueException as exc:
-        steps = [p for p in (exc.path or [])[1:] if p != ""]
+        steps = _steps(data, (exc.path or [])[1:])
         raise DataError(
             _describe(exc, steps, data, record_id),
             where=f"{path}:{line_of(path, steps)}",
         ) from None
+
+
+def _steps(data, raw) -> list:
+    """fastjsonschema's path with list indexes as ints (it reports them as strings)."""
+    steps, node = [], data
+    for step in raw:
+        if isinstance(node, list) and str(step).isdigit():
+            step = int(step)
+        steps.append(step)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return steps
 
 
 def _describe(exc, steps, data, record_id):

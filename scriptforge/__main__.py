@@ -1,0 +1,3 @@
+from scriptforge.cli import main
+
+main(prog_name="scriptforge")

@@ -1,0 +1,90 @@
+import json
+import subprocess
+import sys
+
+from scriptforge import __version__
+from scriptforge.cli import main
+
+
+def run_json(runner, *args):
+    result = runner.invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_show_lil_monsta_in_korean(runner):
+    record = run_json(runner, "show", "lil_monsta", "--lang", "ko")
+    assert record["id"] == "lilmonsta" and record["team"] == "demon" and record["edition"] == "carousel"
+    assert record["texts"]["ko"]["name"] == "릴 몬스타"
+    assert record["setup"] == {"minions": 1, "demon_token": False}
+    assert record["first_night"] == 30 and record["other_nights"] == 53
+    assert set(record["texts"]) == {"ko"}
+    for key in ("ability", "flavor", "overview", "how_to_run", "examples", "first_night_reminder",
+                "other_night_reminder"):
+        assert record["texts"]["ko"][key], key
+
+
+def test_show_resolves_every_spelling(runner):
+    for name, expected in [("lil_monsta", "lilmonsta"), ("Lil' Monsta", "lilmonsta"), ("릴 몬스타", "lilmonsta"),
+                           ("릴몬스타", "lilmonsta"), ("수도승", "monk"), ("설교자", "preacher"), ("fang_gu", "fanggu"),
+                           ("No Dashii", "nodashii"), ("동네바보", "villageidiot"), ("ko_KR_imp", "imp")]:
+        assert run_json(runner, "show", name)["id"] == expected, name
+
+
+def test_show_leaves_out_languages_without_text(runner):
+    record = run_json(runner, "show", "preacher", "--lang", "both")
+    assert set(record["texts"]) == {"ko"} and "first_night_reminder" in record["texts"]["ko"]
+    assert run_json(runner, "show", "vortox")["texts"]["en"]["name"] == "Vortox"
+
+
+def test_show_unknown_name_suggests_and_fails(runner):
+    result = runner.invoke(main, ["show", "impp"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: no character named 'impp'; did you mean Imp?"
+    result = runner.invoke(main, ["show", "수도새"])
+    assert result.exit_code == 1 and "수도사" in result.output
+
+
+def test_show_text_has_facts_and_sections(runner):
+    result = runner.invoke(main, ["show", "baron", "--lang", "ko"])
+    assert result.exit_code == 0
+    assert "남작 (baron)" in result.output and "outsiders +2" in result.output and "개요" in result.output
+
+
+def test_list_filters_and_json_shape(runner):
+    rows = run_json(runner, "list", "--team", "demon", "--lang", "ko")
+    assert [r["id"] for r in rows] == ["lilmonsta", "nodashii", "imp", "vigormortis", "vortox", "fanggu"]
+    assert all({"id", "team", "name"} <= set(r) for r in rows)
+    assert rows[0]["name"] == "릴 몬스타"
+    assert {r["id"] for r in run_json(runner, "list", "--edition", "homebrew")} == {"pilgrim"}
+
+
+def test_search_in_both_languages(runner):
+    ids = [r["id"] for r in run_json(runner, "search", "중독")]
+    assert "poisoner" in ids and "nodashii" in ids
+    assert [r["id"] for r in run_json(runner, "search", "babysits")] == ["lilmonsta"]
+    assert [r["id"] for r in run_json(runner, "search", "어부")] == ["fisherman"]
+    result = runner.invoke(main, ["search", "zzzz-nothing"])
+    assert result.exit_code == 1
+
+
+def test_db_check_counts(runner):
+    result = runner.invoke(main, ["db", "check"])
+    assert result.exit_code == 0
+    assert "55 characters" in result.output and "en 25, ko 44" in result.output
+    summary = run_json(runner, "db", "check")
+    assert summary["ok"] and summary["languages"] == {"en": 25, "ko": 44}
+    assert summary["teams"] == {"townsfolk": 30, "outsider": 9, "minion": 8, "demon": 6, "fabled": 2}
+
+
+def test_version(runner):
+    result = runner.invoke(main, ["--version"])
+    assert result.output.strip() == f"scriptforge, version {__version__}"
+
+
+def test_reference_commands_do_not_import_weasyprint_or_jsonschema():
+    code = ("import sys; from scriptforge.cli import main\n"
+            "try: main(['show', 'imp'], standalone_mode=False)\nexcept SystemExit: pass\n"
+            "print(sorted(m for m in ('weasyprint', 'jsonschema', 'jinja2') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

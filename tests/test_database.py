@@ -1,0 +1,169 @@
+import json
+import re
+
+import jsonschema
+import pytest
+import yaml
+
+from scriptforge.database import check_database, load_database
+from scriptforge.datafiles import schema_path
+from scriptforge.errors import DataError
+from scriptforge.names import NIGHT_STEPS
+from tests.conftest import shared_path
+
+KO_SEED_IDS = set(
+    "clockmaker grandmother bountyhunter pixie sailor preacher dreamer towncrier innkeeper monk fisherman "
+    "slayer philosopher goon mutant drunk tinker poisoner devilsadvocate assassin baron nodashii imp "
+    "vigormortis lilmonsta noble librarian pilgrim empath villageidiot snakecharmer balloonist seamstress "
+    "farmer mayor banshee recluse zealot barber witch goblin fanggu djinn spiritofivory".split()
+)
+EN_SEED_IDS = set(
+    "chef librarian noble pixie snakecharmer empath monk towncrier undertaker savant artist soldier huntsman "
+    "damsel drunk mutant lunatic widow poisoner witch boomdandy lilmonsta nodashii vortox imp".split()
+)
+
+
+def test_every_seed_character_is_in_the_database_in_its_seed_languages(db):
+    assert len(db.characters) == 55
+    assert {c.id for c in db.characters.values() if "ko" in c.texts} == KO_SEED_IDS
+    assert {c.id for c in db.characters.values() if "en" in c.texts} == EN_SEED_IDS
+    assert db.characters["pilgrim"].homebrew and db.characters["pilgrim"].texts["ko"].name == "순례자"
+
+
+def test_sections_the_seeds_give_are_all_there(db):
+    for char_id in KO_SEED_IDS:
+        texts = db.characters[char_id].texts["ko"]
+        assert texts.ability and texts.flavor and texts.overview, char_id
+    for char_id in EN_SEED_IDS:
+        texts = db.characters[char_id].texts["en"]
+        assert texts.flavor and texts.overview and texts.how_to_run, char_id
+    lil = db.characters["lilmonsta"].texts["en"]
+    assert len(lil.how_to_run) == 3 and lil.examples[0].startswith("You may need to kill a Minion")
+    assert len(db.characters["vigormortis"].texts["ko"].how_to_run) >= 1
+
+
+def test_structured_setup_effects(db):
+    expected = {
+        "baron": {"outsiders": 2},
+        "vigormortis": {"outsiders": -1},
+        "lilmonsta": {"minions": 1, "demon_token": False},
+        "fanggu": {"outsiders": 1},
+        "balloonist": {"outsiders": [0, 1]},
+        "villageidiot": {"extra_copies": [0, 2], "extra_copies_drunk": 1},
+        "huntsman": {"adds": ["damsel"]},
+        "bountyhunter": {"evil_townsfolk": 1},
+    }
+    for char_id, effect in expected.items():
+        assert db.characters[char_id].setup.as_dict() == effect, char_id
+    assert db.characters["imp"].setup is None
+
+
+def test_night_positions_are_those_of_the_official_night_sheet(db):
+    sheet = json.loads(shared_path("reference", "official", "nightsheet.json").read_text())
+    for ch in db.characters.values():
+        for key, official in (("first_night", sheet["firstNight"]), ("other_nights", sheet["otherNight"])):
+            expected = official.index(ch.id) + 1 if ch.id in official else ch.night.get(key)
+            assert db.night_position(ch.id, key) == expected, (ch.id, key)
+    assert db.night_position("clockmaker", "first_night") == 60
+    assert db.night_position("clockmaker", "other_nights") is None
+    assert db.night_position("pilgrim", "first_night") == 60.5
+
+
+def test_every_waking_character_has_night_reminders_in_its_languages(db):
+    for ch in db.characters.values():
+        for lang, texts in ch.texts.items():
+            assert bool(texts.first_night_reminder) == (db.night_position(ch.id, "first_night") is not None), (ch.id, lang)
+            assert bool(texts.other_night_reminder) == (db.night_position(ch.id, "other_nights") is not None), (ch.id, lang)
+    for step in NIGHT_STEPS:
+        assert set(db.steps[step].names) == {"en", "ko"}
+    assert db.steps["dusk"].names["ko"] == "황혼"
+
+
+def test_jinxes_have_texts_in_both_languages(db):
+    assert {j.key for j in db.jinxes} == {"bountyhunter-philosopher", "vortox-banshee", "widow-damsel"}
+    for jinx in db.jinxes:
+        assert set(jinx.texts) == {"en", "ko"}
+    widow_damsel = next(j for j in db.jinxes if j.key == "widow-damsel")
+    assert "미망인" in widow_damsel.texts["ko"] and "아가씨" in widow_damsel.texts["ko"]
+
+
+VARIANTS = ["설교자", "수도승", "어부", "노다시이", "악마의 대변인", "해질녘", "이방인", "등록"]
+
+
+def test_no_shipped_korean_text_uses_a_variant_term(db):
+    # A variant counts as a word where it does not continue another Hangul word
+    # (플레이어부터 contains 어부 but is not the word 어부).
+    pattern = re.compile(rf"(?<![가-힣])({'|'.join(VARIANTS)})")
+    texts = []
+    for ch in db.characters.values():
+        if "ko" in ch.texts:
+            texts += [v for v in ch.texts["ko"].as_dict().values() if isinstance(v, str)]
+            texts += [item for key in ("how_to_run", "examples") for item in getattr(ch.texts["ko"], key)]
+    texts += [j.texts["ko"] for j in db.jinxes]
+    texts += list(db.reminder_labels["ko"].values())
+    texts += [s.first_night.get("ko", "") + s.other_nights.get("ko", "") for s in db.steps.values()]
+    found = [(m.group(1), t[:40]) for t in texts for m in pattern.finditer(t)]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "edit, expected",
+    [
+        (lambda d: d.__setitem__("team", "villager"), ["characters.yaml:", "record 'baron'", "field 'characters.team'"]),
+        (lambda d: d["setup"].__setitem__("wizards", 1), ["characters.yaml:", "record 'baron'", "setup"]),
+    ],
+)
+def test_a_broken_fact_names_file_line_record_and_field(data_copy, edit, expected):
+    path = data_copy / "characters.yaml"
+    data = yaml.safe_load(path.read_text())
+    baron = next(c for c in data["characters"] if c["id"] == "baron")
+    edit(baron)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    with pytest.raises(DataError) as err:
+        load_database(data_copy)
+    message = str(err.value)
+    for part in expected:
+        assert part in message
+    line = int(re.search(r"characters\.yaml:(\d+)", message).group(1))
+    assert "baron" in "".join(path.read_text().splitlines()[max(0, line - 6):line])
+
+
+def test_a_text_file_without_ability_is_named_with_its_line(data_copy):
+    path = data_copy / "ko" / "characters" / "imp.yaml"
+    data = yaml.safe_load(path.read_text())
+    del data["ability"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    with pytest.raises(DataError) as err:
+        load_database(data_copy)
+    assert "imp.yaml:1" in str(err.value) and "record 'imp'" in str(err.value) and "ability" in str(err.value)
+
+
+def test_check_reports_every_problem_not_just_the_first(data_copy):
+    (data_copy / "en" / "characters" / "nobody.yaml").write_text("name: Nobody\nability: None.\n")
+    (data_copy / "ko" / "reminders.yaml").write_text("dead: 사망\n")
+    _, problems = check_database(data_copy)
+    messages = [str(p) for p in problems]
+    assert any("nobody.yaml" in m and "no character with this id" in m for m in messages)
+    assert sum("reminder token has no label" in m for m in messages) > 10
+
+
+def test_yaml_syntax_error_names_the_line(data_copy):
+    path = data_copy / "en" / "ui.yaml"
+    path.write_text(path.read_text() + "\n  broken: [unclosed\n")
+    with pytest.raises(DataError, match=r"ui\.yaml:\d+: invalid YAML"):
+        load_database(data_copy)
+
+
+def test_schemas_are_valid_and_agree_with_the_reference_validator(db):
+    # fastjsonschema checks every load; jsonschema, the reference implementation, must agree.
+    for schema_name, files in {
+        "characters": [db.data_dir / "characters.yaml"],
+        "night": [db.data_dir / "night.yaml"],
+        "texts": sorted(db.data_dir.glob("*/characters/*.yaml")),
+        "ui": sorted(db.data_dir.glob("*/ui.yaml")),
+        "glossary": sorted(db.data_dir.glob("*/glossary.yaml")),
+    }.items():
+        schema = json.loads(schema_path(schema_name).read_text())
+        jsonschema.Draft7Validator.check_schema(schema)
+        for path in files:
+            jsonschema.validate(yaml.safe_load(path.read_text()), schema)
