@@ -1,0 +1,46 @@
+"""Cold-start times of the reference commands (each run is a new process).
+
+    python benchmarks/bench_reference.py [--runs 7]
+
+Prints the median and best wall time of `scriptforge show imp`, `scriptforge show 릴몬스타
+--format json`, `scriptforge list` and `scriptforge db check`, and the bare Python start-up
+for comparison (the floor any command pays).
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+COMMANDS = {
+    "python -c pass (floor)": [sys.executable, "-c", "pass"],
+    "show imp": [sys.executable, "-m", "scriptforge", "show", "imp"],
+    "show 릴몬스타 --format json": [sys.executable, "-m", "scriptforge", "show", "릴몬스타", "--format", "json"],
+    "list": [sys.executable, "-m", "scriptforge", "list"],
+    "db check": [sys.executable, "-m", "scriptforge", "db", "check"],
+}
+
+
+def cold(argv, runs):
+    times = []
+    subprocess.run(argv, capture_output=True, check=True)  # warm the OS file cache and validator cache
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    print(f"{'command':<30} {'median':>8} {'best':>8}")
+    for label, argv in COMMANDS.items():
+        median, best = cold(argv, args.runs)
+        print(f"{label:<30} {median:>7.3f}s {best:>7.3f}s")
+
+
+if __name__ == "__main__":
+    main()
