@@ -1,0 +1,42 @@
+import os
+from pathlib import Path
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                             "-w", str(out), str(ROOT)], capture_output=True, text=True)
+    if result.returncode != 0:
+        pytest.fail(result.stderr[-2000:])
+    return next(out.glob("scriptforge-*.whl"))
+
+
+def test_wheel_ships_data_schemas_and_templates(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in ("scriptforge/data/characters.yaml", "scriptforge/data/ko/characters/lilmonsta.yaml",
+                     "scriptforge/data/en/night.yaml", "scriptforge/schemas/texts.schema.json"):
+        assert required in names
+    shipped_texts = [n for n in names if n.startswith("scriptforge/data/") and n.endswith(".yaml")]
+    assert len(shipped_texts) == len(list((ROOT / "data").rglob("*.yaml")))
+
+
+def test_installed_wheel_works_from_another_directory(wheel, tmp_path):
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+                   check=True)
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    result = subprocess.run([sys.executable, "-m", "scriptforge", "show", "릴몬스타", "--lang", "ko"],
+                            capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("릴 몬스타 (lilmonsta)")
+    check = subprocess.run([sys.executable, "-c", "import scriptforge.paths as p; print(p.DATA_DIR)"],
+                           capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert check.stdout.strip().startswith(str(target))
