@@ -1,0 +1,119 @@
+"""Reading a homebrew ability's "[...]" setup bracket into the structured SetupEffect.
+
+English and Korean wordings are read; a clause whose wording is not understood is returned
+as unknown (the caller turns it into a warning) and never guessed at.
+"""
+
+from dataclasses import dataclass
+import re
+
+from scriptforge.model import SetupEffect
+
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+_TEAM_WORDS = {
+    "townsfolk": "townsfolk", "townsfolks": "townsfolk",
+    "outsider": "outsiders", "outsiders": "outsiders",
+    "minion": "minions", "minions": "minions",
+    "demon": "demons", "demons": "demons",
+    "주민": "townsfolk", "마을주민": "townsfolk",
+    "외지인": "outsiders", "하수인": "minions", "악마": "demons",
+}
+_EN_TEAM = r"(?P<team>townsfolks?|outsiders?|minions?|demons?)"
+_KO_TEAM = r"(?P<team>마을\s*주민|주민|외지인|하수인|악마)"
+_NUM = r"[+\-−]\s*\d+"
+_ALT = r"(?:\s*(?P<sep>or|to|~|–|또는|에서)\s*(?P<second>[+\-−]?\s*\d+)\s*명?)?"
+_EN_COUNT = re.compile(rf"^(?P<first>{_NUM}){_ALT}\s+{_EN_TEAM}$", re.I)
+_KO_COUNT = re.compile(rf"^{_KO_TEAM}\s*(?P<first>{_NUM})\s*명?{_ALT}$")
+_KO_COUNT_NUM_FIRST = re.compile(rf"^(?P<first>{_NUM})\s*명?{_ALT}\s*{_KO_TEAM}$")
+_ADD = re.compile(r"^\+\s*(?:the\s+)?(?P<name>[^\d+\-].*)$", re.I)
+_COPIES = re.compile(rf"^(?P<first>{_NUM}){_ALT}\s+(?P<name>.+)$", re.I)
+_NO_DEMON = re.compile(r"^(no demon|악마 없음|악마가 없습니다)$", re.I)
+_EVIL_TOWNSFOLK = re.compile(
+    r"^(?:(?P<n1>\d+) townsfolk (?:is|are) evil|(?:마을\s*주민|주민) (?P<n2>\d+)명이 악한 팀|"
+    r"(?P<n3>\d+)명의 (?:마을\s*주민|주민)이 악합니다)$", re.I)
+_EXTRAS_DRUNK = re.compile(r"^(?:(?P<n1>\d+) of the extras (?:is|are) drunk|그중 (?P<n2>\d+)명은 취함)$", re.I)
+
+
+@dataclass(frozen=True)
+class BracketReading:
+    effect: SetupEffect | None  # None when no clause was understood
+    brackets: tuple[str, ...]  # the bracket texts found, "[...]" included
+    unknown: tuple[str, ...]  # clauses not understood
+
+
+def _int(text: str) -> int:
+    return int(text.replace("−", "-").replace(" ", ""))
+
+
+def _span(match) -> tuple[int, int]:
+    first = _int(match.group("first"))
+    second = match.group("second")
+    if second is None:
+        return first, first
+    value = _int(second)
+    if not second.strip()[0] in "+-−" and first < 0:
+        value = -value  # "-0 or 1" keeps the sign of the first number
+    return min(first, value), max(first, value)
+
+
+def _clauses(text: str) -> list[str]:
+    parts = re.split(r"[.;,。]\s*|\s+and\s+|\s*그리고\s*", text)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _singular(name: str) -> str:
+    return re.sub(r"(?<=[a-z])s$", "", name.strip(), flags=re.I)
+
+
+def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
+    """Read every "[...]" in `ability`.
+
+    `self_names`: the character's own names (for "+0 to +2 Village Idiots");
+    `resolve`: name -> character id or None (for "+the Damsel").
+    """
+    brackets = tuple(m.group(0) for m in _BRACKET.finditer(ability or ""))
+    counts: dict[str, tuple[int, int]] = {}
+    data: dict = {}
+    unknown: list[str] = []
+    own = {_singular(n).casefold() for n in self_names if n}
+    for bracket in brackets:
+        for clause in _clauses(bracket[1:-1]):
+            match = _EN_COUNT.match(clause) or _KO_COUNT.match(clause) or _KO_COUNT_NUM_FIRST.match(clause)
+            if match:
+                key = _TEAM_WORDS[re.sub(r"\s+", "", match.group("team").lower())]
+                lo, hi = _span(match)
+                old = counts.get(key, (0, 0))
+                counts[key] = (old[0] + lo, old[1] + hi)
+                continue
+            if _NO_DEMON.match(clause):
+                counts["demons"] = (-1, -1)
+                continue
+            match = _EVIL_TOWNSFOLK.match(clause)
+            if match:
+                data["evil_townsfolk"] = int(next(g for g in match.groups() if g))
+                continue
+            match = _EXTRAS_DRUNK.match(clause)
+            if match:
+                data["extra_copies_drunk"] = int(next(g for g in match.groups() if g))
+                continue
+            match = _COPIES.match(clause)
+            if match and own and _singular(match.group("name")).casefold() in own:
+                data["extra_copies"] = _span(match)
+                continue
+            match = _ADD.match(clause)
+            if match and resolve:
+                target = resolve(match.group("name").strip())
+                if target:
+                    data.setdefault("adds", []).append(target)
+                    continue
+            unknown.append(clause)
+    if not counts and not data:
+        return BracketReading(None, brackets, tuple(unknown))
+    effect = SetupEffect(
+        counts=counts,
+        extra_copies=data.get("extra_copies"),
+        extra_copies_drunk=data.get("extra_copies_drunk", 0),
+        adds=tuple(data.get("adds", ())),
+        evil_townsfolk=data.get("evil_townsfolk", 0),
+    )
+    return BracketReading(effect, brackets, tuple(unknown))

@@ -1,0 +1,153 @@
+"""Night order for one script: which entries wake on the first night and on other nights.
+
+Rule (also in README and docs/findings.md):
+
+1. If the script's `_meta.firstNight` / `_meta.otherNight` list is present, it is the order for that
+   night: entries are matched to the script's characters by id (any spelling) and to the steps
+   `dusk`, `minioninfo`, `demoninfo`, `dawn` (legacy `DUSK`, `MINION`, `DEMON`, `DAWN` too); entries
+   not on the script are skipped (a `meta-night-unknown` warning).
+2. Otherwise the official night sheet (data/night.yaml) restricted to the script gives the order,
+   with all four steps. A character from the database keeps its official position; a homebrew
+   character (and a database homebrew character) is placed by its own number, read as a 1-based
+   position on the official sheet: 60.5 goes between positions 60 and 61; on a tie the official
+   entry comes first, then homebrew entries in script order. 0 or no number: it does not wake.
+3. Below 7 players, Minion info and Demon info are left out.
+"""
+
+from dataclasses import dataclass
+
+from scriptforge.names import NIGHT_STEPS, normalize_id
+from scriptforge.rules.findings import Finding, finding
+
+NIGHTS = ("first_night", "other_nights")
+_META_KEYS = {"first_night": "firstNight", "other_nights": "otherNight"}
+_LEGACY_STEPS = {"dusk": "dusk", "dawn": "dawn", "minion": "minioninfo", "minioninfo": "minioninfo",
+                 "demon": "demoninfo", "demoninfo": "demoninfo"}
+
+
+@dataclass(frozen=True)
+class NightEntry:
+    id: str
+    kind: str  # "step" or "character"
+    character: object = None  # Character for kind "character"
+    step: object = None  # NightStep for kind "step"
+
+    def name(self, lang: str) -> str:
+        if self.step is not None:
+            return self.step.names.get(lang) or next(iter(self.step.names.values()), self.id)
+        return self.character.name(lang)
+
+    def reminder(self, night: str, lang: str) -> str | None:
+        """The storyteller's reminder for `night` in `lang` (falls back to another language)."""
+        if self.step is not None:
+            texts = self.step.first_night if night == "first_night" else self.step.other_nights
+            return texts.get(lang) or next(iter(texts.values()), None)
+        key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
+        own = self.character.texts.get(lang)
+        if own is not None and getattr(own, key):
+            return getattr(own, key)
+        for texts in self.character.texts.values():
+            if getattr(texts, key):
+                return getattr(texts, key)
+        return None
+
+
+@dataclass(frozen=True)
+class NightOrder:
+    first_night: list[str]
+    other_nights: list[str]
+    entries: dict[str, NightEntry]
+    problems: tuple[Finding, ...] = ()
+    from_meta: tuple[str, ...] = ()  # nights whose order came from _meta
+
+    def order(self, night: str) -> list[str]:
+        return self.first_night if night == "first_night" else self.other_nights
+
+    def reminder(self, entry_id: str, night: str, lang: str) -> str | None:
+        return self.entries[entry_id].reminder(night, lang)
+
+    def name(self, entry_id: str, lang: str) -> str:
+        return self.entries[entry_id].name(lang)
+
+    def rows(self, night: str, lang: str) -> list[dict]:
+        """One dict per entry: id, kind, name, reminder, in order (for views and JSON)."""
+        return [{"id": i, "kind": self.entries[i].kind, "name": self.name(i, lang),
+                 "reminder": self.reminder(i, night, lang)} for i in self.order(night)]
+
+    def as_dict(self, lang: str) -> dict:
+        steps = {}
+        for entry_id in dict.fromkeys(self.first_night + self.other_nights):
+            entry = self.entries[entry_id]
+            record = {"kind": entry.kind, "name": entry.name(lang)}
+            for night in NIGHTS:
+                if entry_id in self.order(night):
+                    record[night] = entry.reminder(night, lang)
+            steps[entry_id] = record
+        return {"first_night": list(self.first_night), "other_nights": list(self.other_nights), "steps": steps}
+
+
+def _position(ch, night: str, official: dict[str, int]) -> float | None:
+    if ch.id in official and not ch.homebrew:
+        return official[ch.id]
+    value = ch.night.get(night)
+    if value:
+        return value
+    return official.get(ch.id)
+
+
+def night_order(script, db, players: int | None = None) -> NightOrder:
+    """The night order for `script` (see the module docstring for the rule)."""
+    entries = {s: NightEntry(s, "step", step=db.steps[s]) for s in NIGHT_STEPS if s in db.steps}
+    for ch in script.characters:
+        entries[ch.id] = NightEntry(ch.id, "character", character=ch)
+    problems: list[Finding] = []
+    orders: dict[str, list[str]] = {}
+    from_meta = []
+    for night in NIGHTS:
+        meta_list = script.meta.get(_META_KEYS[night]) if isinstance(script.meta, dict) else None
+        if isinstance(meta_list, list):
+            from_meta.append(night)
+            orders[night] = _from_meta(script, meta_list, night, problems)
+        else:
+            orders[night] = _from_sheet(script, db, night)
+    if players is not None and players < 7:
+        for night in NIGHTS:
+            orders[night] = [e for e in orders[night] if e not in ("minioninfo", "demoninfo")]
+    return NightOrder(orders["first_night"], orders["other_nights"], entries, tuple(problems), tuple(from_meta))
+
+
+def _from_sheet(script, db, night: str) -> list[str]:
+    official_list = db.first_night if night == "first_night" else db.other_nights
+    official = {entry: i + 1 for i, entry in enumerate(official_list)}
+    keyed = []
+    for step in NIGHT_STEPS:
+        if step in official:
+            keyed.append((official[step], 0, 0, step))
+    for index, ch in enumerate(script.characters):
+        pos = _position(ch, night, official)
+        if pos:
+            is_placed_by_number = ch.homebrew or ch.id not in official
+            keyed.append((pos, 1 if is_placed_by_number else 0, index, ch.id))
+    keyed.sort(key=lambda k: k[:3])
+    return [k[3] for k in keyed]
+
+
+def _from_meta(script, meta_list: list, night: str, problems: list) -> list[str]:
+    out: list[str] = []
+    for index, entry in enumerate(meta_list):
+        if not isinstance(entry, str):
+            continue
+        step = _LEGACY_STEPS.get(normalize_id(entry))
+        ch = None if step else script.find(entry)
+        entry_id = step or (ch.id if ch else None)
+        if entry_id is None:
+            problems.append(finding("meta-night-unknown", f"_meta.{_META_KEYS[night]} lists '{entry[:60]}', "
+                                                          f"which is not on the script", f"{script.paths.get('_meta', '/0')}/{_META_KEYS[night]}/{index}",
+                                    night=night, entry=entry))
+            continue
+        if step == "minioninfo" or step == "demoninfo":
+            if night != "first_night":
+                continue
+        if entry_id not in out:
+            out.append(entry_id)
+    return out

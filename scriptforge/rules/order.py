@@ -1,0 +1,72 @@
+"""Sheet order: by team, official characters in official order, homebrew by the published rule.
+
+The rule (FACTS.md §6, the 2024 "SAO" update): within a team, a character goes in the first group
+whose opening words its English ability starts with (whole words, longest prefix wins); inside a
+group, shorter abilities first. Official characters keep the database order (which is the official
+order); a homebrew character is placed after the last character of its team whose rule key is not
+greater than its own, so official characters never move.
+"""
+
+import re
+
+from scriptforge.model import TEAMS, Character
+
+PREFIXES = (
+    "You start knowing", "At night", "Each dusk*", "Each night", "Each night*", "Each day",
+    "Once per day",  # observed in the official order (Gangster) before the "Once per game" groups
+    "Once per game, at night", "Once per game, at night*", "Once per game, during the day", "Once per game",
+    "On your 1st night", "On night", "On your 1st day", "On day", "You think", "You are", "You have",
+    "You do not know", "You might", "You", "When you die", "When you learn that you died", "When",
+    "If you die", "If you died", 'If you are "mad"', "If you", "If the Demon dies", "If the Demon kills",
+    "If the Demon", "If both", "If there are 5 or more players alive", "If", "All players", "All",
+    "The 1st time", "The", "Good", "Evil", "Players", "Minions",
+)
+_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+
+
+def _ability(ch: Character) -> str:
+    texts = ch.texts.get("en") or next(iter(ch.texts.values()), None)
+    return texts.ability.translate(_QUOTES) if texts else ""
+
+
+def prefix_group(ability: str) -> int:
+    """Index of the group an ability belongs to; len(PREFIXES) when none matches."""
+    text = ability.translate(_QUOTES)
+    best, best_len = len(PREFIXES), -1
+    for index, prefix in enumerate(PREFIXES):
+        if text.startswith(prefix) and len(prefix) > best_len:
+            rest = text[len(prefix):]
+            if prefix.endswith("*") or not rest or not re.match(r"[\w*]", rest):
+                best, best_len = index, len(prefix)
+    return best
+
+
+def rule_key(ch: Character) -> tuple[int, int]:
+    ability = _ability(ch)
+    return prefix_group(ability), len(ability)
+
+
+def _team_index(ch: Character) -> int:
+    return TEAMS.index(ch.team) if ch.team in TEAMS else len(TEAMS)
+
+
+def sheet_order(script, keep_order: bool = False) -> list[Character]:
+    """The script's characters in sheet order (or the author's order with keep_order)."""
+    chars = list(script.characters)
+    if keep_order:
+        return chars
+    official_index = {cid: i for i, cid in enumerate(script.database_order)}
+    out: list[Character] = []
+    for team_index in range(len(TEAMS) + 1):
+        members = [c for c in chars if _team_index(c) == team_index]
+        placed = sorted((c for c in members if c.id in official_index), key=lambda c: official_index[c.id])
+        homebrew = sorted((c for c in members if c.id not in official_index), key=rule_key)
+        for hb in homebrew:
+            key = rule_key(hb)
+            at = 0
+            for i, c in enumerate(placed):
+                if rule_key(c) <= key:
+                    at = i + 1
+            placed.insert(at, hb)
+        out.extend(placed)
+    return out

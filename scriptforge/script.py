@@ -1,0 +1,298 @@
+"""Reading a script in the official JSON format into a `Script`.
+
+Every id spelling is matched (`lil_monsta`, `Lil' Monsta`, `fang_gu`, `ko_KR_imp`, Korean names),
+full character objects become characters for this script (homebrew) or override an official
+character's texts (translated scripts), and every problem met on the way is kept as a finding.
+Only input that is not a script at all (bad JSON, not an array, empty) raises an InputError.
+"""
+
+from dataclasses import dataclass, field, replace
+import json
+from pathlib import Path
+import re
+import sys
+
+from scriptforge.database import Database
+from scriptforge.errors import InputError
+from scriptforge.model import TEAMS, Character, Jinx, Texts
+from scriptforge.names import normalize_id
+from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.findings import Finding, finding, short
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+_TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
+              "firstNightReminder": "first_night_reminder", "otherNightReminder": "other_night_reminder"}
+
+
+@dataclass(frozen=True)
+class Script:
+    """A script as read: characters in the author's order, with what was wrong while reading."""
+
+    source: str  # file path as given, or "-" for stdin, or "<data>"
+    meta: dict
+    characters: tuple[Character, ...]
+    problems: tuple[Finding, ...] = ()
+    raw: object = None  # the parsed JSON document, for schema validation
+    paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
+    jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
+    overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
+    database_order: tuple[str, ...] = ()  # every database id in sheet order (for sheet_order)
+
+    @property
+    def name(self) -> str:
+        name = self.meta.get("name")
+        if isinstance(name, str) and name.strip():
+            return name
+        if self.source in ("-", "<data>"):
+            return "script"
+        return Path(self.source).stem
+
+    @property
+    def author(self) -> str | None:
+        author = self.meta.get("author")
+        return author if isinstance(author, str) and author else None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.characters)
+
+    def has(self, char_id: str) -> bool:
+        return any(c.id == char_id for c in self.characters)
+
+    def get(self, char_id: str) -> Character | None:
+        return next((c for c in self.characters if c.id == char_id), None)
+
+    def find(self, name: str) -> Character | None:
+        """The character on this script that `name` denotes: id, normalised id, or a name."""
+        key = normalize_id(name)
+        for ch in self.characters:
+            if ch.id == name or normalize_id(ch.id) == key:
+                return ch
+        for ch in self.characters:
+            if any(normalize_id(t.name) == key for t in ch.texts.values()) and key:
+                return ch
+        return None
+
+
+def read_script(source, db: Database) -> Script:
+    """Read a script from a file path or "-" (stdin); InputError (exit code 2) if it is no script."""
+    label = str(source)
+    try:
+        if label == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(source).read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise InputError("file not found", where=label) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a script file", where=label) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", where=label) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", where=label) from None
+    return parse_script(text, db, label)
+
+
+def parse_script(text: str, db: Database, source: str = "<data>") -> Script:
+    """Parse script JSON text; InputError if it is not valid JSON, not an array or empty."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{source}:{exc.lineno}") from None
+    except RecursionError:
+        raise InputError("not a script: JSON nested too deeply", where=source) from None
+    return script_from_data(data, db, source)
+
+
+def script_from_data(data, db: Database, source: str = "<data>") -> Script:
+    """Build a Script from already-parsed JSON (the library entry point for tools and tests)."""
+    if not isinstance(data, list):
+        kind = {dict: "an object", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
+        raise InputError(f"not a script: the top level must be a JSON array of characters, found {kind}",
+                         where=source)
+    if not data:
+        raise InputError("the script is empty: it lists no characters", where=source)
+    return _Reader(db, source).read(data)
+
+
+def is_korean(text: str) -> bool:
+    return bool(_HANGUL.search(text or ""))
+
+
+class _Reader:
+    def __init__(self, db: Database, source: str):
+        self.db = db
+        self.source = source
+        self.problems: list[Finding] = []
+        self.characters: list[Character] = []
+        self.paths: dict[str, str] = {}
+        self.jinxes: list[Jinx] = []
+        self.overridden: set[str] = set()
+        self.meta: dict | None = None
+
+    def read(self, data: list) -> Script:
+        for index, item in enumerate(data):
+            path = f"/{index}"
+            if isinstance(item, str):
+                self._official(item, path)
+            elif isinstance(item, dict):
+                self._object(item, path)
+            else:
+                self.problems.append(finding(
+                    "invalid-entry", f"entry {index} is {short(item, 40)}, not a character id or object",
+                    path, index=index))
+        return Script(source=self.source, meta=self.meta or {}, characters=tuple(self.characters),
+                      problems=tuple(self.problems), raw=data, paths=self.paths, jinxes=tuple(self.jinxes),
+                      overridden=frozenset(self.overridden), database_order=tuple(self.db.characters))
+
+    # -- entries ------------------------------------------------------------------------
+
+    def _add(self, ch: Character, path: str) -> None:
+        if ch.id in self.paths:
+            self.problems.append(finding(
+                "duplicate-character", f"'{ch.id}' is listed more than once (first at {self.paths[ch.id]})",
+                path, id=ch.id, first=self.paths[ch.id]))
+            return
+        self.characters.append(ch)
+        self.paths[ch.id] = path
+
+    def _lookup(self, name: str, path: str) -> Character | None:
+        found = self.db.find(name) if name.strip() else []
+        if len(found) == 1:
+            return found[0]
+        if found:
+            self.problems.append(finding(
+                "ambiguous-character", f"'{short(name)}' names several characters: "
+                                       f"{', '.join(c.id for c in found)}", path,
+                name=name, candidates=[c.id for c in found]))
+            return None
+        hint = self.db.suggest(name) if len(name) <= 100 else []
+        message = f"unknown character '{short(name)}'"
+        self.problems.append(finding("unknown-character", message + (f"; did you mean {', '.join(hint)}?" if hint else ""),
+                                     path, id=name, suggestions=hint))
+        return None
+
+    def _official(self, name: str, path: str) -> None:
+        if name == "_meta":
+            return
+        ch = self._lookup(name, path)
+        if ch:
+            self._add(ch, path)
+
+    def _object(self, item: dict, path: str) -> None:
+        char_id = item.get("id")
+        if not isinstance(char_id, str):
+            self.problems.append(finding("invalid-entry", "object without a string 'id'", path))
+            return
+        if char_id == "_meta":
+            if self.meta is None:
+                self.meta = item
+                self.paths["_meta"] = path
+            else:
+                self.problems.append(finding("duplicate-meta", "a second _meta object is ignored", path))
+            return
+        if not any(key in item for key in ("name", "team", "ability")):
+            self._official(char_id, path)  # {"id": "washerwoman"}: the deprecated short form
+            return
+        found = self.db.find(char_id) if char_id.strip() else []
+        base = found[0] if len(found) == 1 else None
+        ch = self._override(base, item, path) if base else self._homebrew(char_id, item, path)
+        if ch:
+            self._add(ch, path)
+            self._jinxes(ch.id, item, path)
+
+    def _strings(self, item: dict) -> dict[str, str]:
+        return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
+
+    def _lang(self, strings: dict) -> str:
+        return "ko" if is_korean(" ".join(strings.values())) else "en"
+
+    def _setup(self, ch_id: str, ability: str, names, path: str):
+        reading = read_brackets(ability, names, self._resolve_name)
+        for clause in reading.unknown:
+            self.problems.append(finding(
+                "setup-bracket-unknown", f"'{ch_id}': setup wording '{short(clause)}' is not understood; "
+                                        f"its effect is not counted", path + "/ability",
+                character=ch_id, clause=clause, brackets=list(reading.brackets)))
+        return reading.effect
+
+    def _resolve_name(self, name: str) -> str | None:
+        found = self.db.find(name)
+        return found[0].id if len(found) == 1 else None
+
+    def _night(self, item: dict) -> dict[str, float]:
+        night = {}
+        for key, night_key in (("firstNight", "first_night"), ("otherNight", "other_nights")):
+            value = item.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and value == value \
+                    and value != float("inf"):
+                night[night_key] = value
+        return night
+
+    def _labels(self, item: dict, key: str) -> tuple[str, ...]:
+        value = item.get(key)
+        return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+    def _override(self, base: Character, item: dict, path: str) -> Character:
+        strings = self._strings(item)
+        lang = self._lang(strings)
+        old = base.texts.get(lang)
+        fields = {_TEXT_KEYS[k]: v for k, v in strings.items()}
+        texts = dict(base.texts)
+        if old:
+            texts[lang] = replace(old, **fields)
+        elif "name" in fields and "ability" in fields:
+            texts[lang] = Texts(**fields)
+        changes: dict = {"texts": texts, "source": self.source}
+        team = item.get("team")
+        if isinstance(team, str) and team in TEAMS and team != base.team:
+            changes["team"] = team
+        if base.homebrew:
+            night = self._night(item)
+            if night or "firstNight" in item or "otherNight" in item:
+                changes["night"] = night
+        ability = strings.get("ability")
+        if ability and "[" in ability and base.setup is None:
+            effect = self._setup(base.id, ability, [t.name for t in texts.values()], path)
+            if effect:
+                changes["setup"] = effect
+        self.overridden.add(base.id)
+        self.problems.append(finding(
+            "character-override", f"'{base.id}': the script's own {lang} texts are used for this script",
+            path, id=base.id, lang=lang, fields=sorted(fields)))
+        return replace(base, **changes)
+
+    def _homebrew(self, char_id: str, item: dict, path: str) -> Character | None:
+        strings = self._strings(item)
+        team = item.get("team")
+        missing = [k for k in ("name", "ability") if k not in strings]
+        if missing or not isinstance(team, str) or team not in TEAMS:
+            what = f"no string {' or '.join(missing)}" if missing else f"team {short(team, 30)} is not one of {', '.join(TEAMS)}"
+            self.problems.append(finding(
+                "invalid-entry", f"homebrew character '{short(char_id)}' cannot be used: {what}", path,
+                id=char_id))
+            return None
+        lang = self._lang(strings)
+        texts = Texts(**{_TEXT_KEYS[k]: v for k, v in strings.items()})
+        edition = item.get("edition")
+        return Character(
+            id=char_id,
+            team=team,
+            edition=edition if isinstance(edition, str) and edition else "homebrew",
+            texts={lang: texts},
+            reminders=self._labels(item, "reminders"),
+            reminders_global=self._labels(item, "remindersGlobal"),
+            setup=self._setup(char_id, strings["ability"], [strings["name"]], path),
+            homebrew=True,
+            night=self._night(item),
+            source=self.source,
+        )
+
+    def _jinxes(self, char_id: str, item: dict, path: str) -> None:
+        jinxes = item.get("jinxes")
+        if not isinstance(jinxes, list):
+            return
+        for entry in jinxes:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
+                lang = "ko" if is_korean(entry["reason"]) else "en"
+                self.jinxes.append(Jinx(characters=(char_id, entry["id"]), texts={lang: entry["reason"]}))
