@@ -192,3 +192,147 @@ def import_almanac(file, lang, out_dir, script_path, name):
     if script_path:
         atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
         click.echo(f"script written to {script_path}")
+
+
+# -- script engine commands
+
+
+def _script(path, db):
+    from scriptforge.script import read_script
+
+    return read_script(path, db)
+
+
+@main.command()
+@click.argument("scripts", nargs=-1, required=True)
+@format_option
+@_fail_cleanly
+def validate(scripts, fmt):
+    """Check scripts (official JSON; "-" reads stdin): schema, setup counts, jinxes, names.
+
+    Exit code 0: no errors; 1: errors found; 2: a file could not be read as a script.
+    Every finding code is described in docs/findings.md.
+
+    Example:
+
+        scriptforge validate examples/fang-gu-zealot.json --format json
+    """
+    from scriptforge.errors import InputError
+    from scriptforge.rules.report import findings_text
+    from scriptforge.rules.validate import input_error_report, validate_file
+
+    db = _db()
+    reports, unreadable = [], False
+    for path in scripts:
+        try:
+            reports.append(validate_file(path, db))
+        except InputError as exc:
+            unreadable = True
+            click.echo(f"Error: {exc}", err=True)
+            reports.append(input_error_report(path, exc))
+    ok = all(r.ok for r in reports)
+    if fmt == "json":
+        _print_json({"ok": ok, "findings": [f for r in reports for f in r.as_dict()["findings"]]})
+    else:
+        for report in reports:
+            if report.script is not None:
+                click.echo("\n".join(findings_text(report)))
+    sys.exit(2 if unreadable else 0 if ok else 1)
+
+
+@main.command()
+@click.argument("script")
+@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
+@format_option
+@_fail_cleanly
+def setup(script, players, fmt):
+    """Show the character counts per player count and what the script's setup characters change.
+
+    Example:
+
+        scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+    """
+    from scriptforge.rules.report import setup_text
+    from scriptforge.rules.setup import setup_table
+
+    db = _db()
+    rows = setup_table(_script(script, db), db, players)
+    if fmt == "json":
+        _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
+    else:
+        click.echo(setup_text(rows))
+
+
+@main.command()
+@click.argument("script")
+@click.option("--lang", type=LANG, default="en", show_default=True)
+@format_option
+@_fail_cleanly
+def jinxes(script, lang, fmt):
+    """List the jinxed pairs on a script and whether the Djinn is needed.
+
+    Example:
+
+        scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
+    """
+    from scriptforge.rules.jinxes import script_jinxes
+    from scriptforge.rules.report import jinxes_text
+
+    db = _db()
+    parsed = _script(script, db)
+    result = script_jinxes(parsed, db)
+    if fmt == "json":
+        _print_json(result.as_dict(lang))
+    else:
+        click.echo(jinxes_text(result, db, parsed, lang))
+
+
+@main.command()
+@click.argument("script")
+@click.option("--players", type=click.IntRange(5, 20), help="Player count; below 7, no Minion and Demon info.")
+@click.option("--lang", type=LANG, default="en", show_default=True)
+@format_option
+@_fail_cleanly
+def night(script, players, lang, fmt):
+    """Show the first-night and other-nights order with the storyteller's reminders.
+
+    _meta.firstNight/otherNight in the script replace the official order; homebrew characters
+    are placed by their firstNight/otherNight numbers (positions on the official night sheet).
+
+    Example:
+
+        scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
+    """
+    from scriptforge.rules.night import night_order
+    from scriptforge.rules.report import night_text
+
+    db = _db()
+    order = night_order(_script(script, db), db, players)
+    if fmt == "json":
+        _print_json(order.as_dict(lang))
+    else:
+        click.echo(night_text(order, lang))
+
+
+@main.command()
+@click.argument("script")
+@click.option("--keep-order", is_flag=True, help="Keep the author's order instead of the sheet order.")
+@click.option("--lang", type=LANG, default="en", show_default=True)
+@format_option
+@_fail_cleanly
+def order(script, keep_order, lang, fmt):
+    """Print the script's characters in sheet order (by team, official order, homebrew by rule).
+
+    Example:
+
+        scriptforge order examples/fang-gu-zealot.json --lang ko
+    """
+    from scriptforge.rules.order import sheet_order
+    from scriptforge.rules.report import order_text
+
+    db = _db()
+    chars = sheet_order(_script(script, db), keep_order=keep_order)
+    if fmt == "json":
+        _print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
+    else:
+        click.echo(order_text(chars, db, lang))
