@@ -115,6 +115,18 @@ def script_from_data(data, db: Database, source: str = "<data>") -> Script:
     return _Reader(db, source).read(data)
 
 
+def _suggest(db: Database, name: str) -> list[str]:
+    """db.suggest, remembered per database: corpora repeat the same unknown ids many times."""
+    if len(name) > 100:
+        return []
+    cache = db.__dict__.setdefault("_script_suggest_cache", {})
+    if name not in cache:
+        if len(cache) > 10000:
+            cache.clear()
+        cache[name] = db.suggest(name)
+    return list(cache[name])
+
+
 def is_korean(text: str) -> bool:
     return bool(_HANGUL.search(text or ""))
 
@@ -166,7 +178,7 @@ class _Reader:
                                        f"{', '.join(c.id for c in found)}", path,
                 name=name, candidates=[c.id for c in found]))
             return None
-        hint = self.db.suggest(name) if len(name) <= 100 else []
+        hint = _suggest(self.db, name)
         message = f"unknown character '{short(name)}'"
         self.problems.append(finding("unknown-character", message + (f"; did you mean {', '.join(hint)}?" if hint else ""),
                                      path, id=name, suggestions=hint))

@@ -75,10 +75,10 @@ def _schema() -> dict:
 
 
 @cache
-def _fast_check():
+def _fast_item_check():
     import fastjsonschema
 
-    return fastjsonschema.compile(_schema(), formats={"uri": lambda value: True})
+    return fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
 
 
 @cache
@@ -89,16 +89,33 @@ def _validator():
 
 
 def schema_valid(data) -> bool:
-    """The verdict of scriptforge's script schema (the same as the official schema's)."""
+    """The verdict of scriptforge's script schema (the same as the official schema's).
+
+    Fast path: the array bounds, then each item. A string can only match the schema's string
+    shape (the others are objects), so it is checked by its length; objects go through the
+    compiled item schema (fastjsonschema); anything else matches no shape.
+    """
     import fastjsonschema
 
-    try:
-        _fast_check()(data)
-        return True
-    except fastjsonschema.JsonSchemaException:
+    schema = _schema()
+    if not isinstance(data, list) or not schema["minItems"] <= len(data) <= schema["maxItems"]:
         return False
-    except RecursionError:
-        return _validator().is_valid(data)
+    string_limit = schema["items"]["oneOf"][1]["maxLength"]
+    check = _fast_item_check()
+    for item in data:
+        if isinstance(item, str):
+            if len(item) > string_limit:
+                return False
+        elif isinstance(item, dict):
+            try:
+                check(item)
+            except fastjsonschema.JsonSchemaException:
+                return False
+            except RecursionError:
+                return _validator().is_valid(data)
+        else:
+            return False
+    return True
 
 
 def _pointer(parts) -> str:

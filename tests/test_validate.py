@@ -1,0 +1,213 @@
+"""validate: findings on the examples, schema parity with the official schema, the corpus, fuzzing."""
+
+import json
+from pathlib import Path
+import re
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+import pytest
+
+from scriptforge.cli import main
+from scriptforge.errors import InputError
+from scriptforge.rules.findings import REGISTRY, SEVERITIES
+from scriptforge.rules.validate import SCRIPT_SCHEMA, schema_valid, validate_data, validate_file
+
+from tests.conftest import EXAMPLES, ROOT, shared_path
+
+
+def corpus_files() -> list[Path]:
+    scripts = shared_path("reference", "scripts")
+    wc25 = shared_path("reference", "official", "wc25")
+    return sorted(scripts.glob("*.json")) + sorted(wc25.glob("*/script.json"))
+
+
+def by_code(report, code):
+    return [f for f in report.findings if f.code == code]
+
+
+def test_fang_gu_zealot_outsider_warning(db):
+    report = validate_file(EXAMPLES / "fang-gu-zealot.json", db)
+    (warning,) = by_code(report, "setup-shortfall")
+    assert warning.severity == "warning"
+    assert warning.data == {"team": "outsider", "players": [9, 12, 15], "needed": 6, "available": 5,
+                            "characters": ["balloonist", "baron", "fanggu"]}
+    assert warning.message.startswith("up to 6 Outsiders can be needed at 9, 12 and 15 players")
+    assert report.ok
+
+
+def test_faith_trust_reports_jinx_and_djinn(db, runner):
+    result = runner.invoke(main, ["validate", str(EXAMPLES / "faith-trust-and-pixie-dust.json"), "--format", "json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["ok"] is True
+    (jinx,) = [f for f in data["findings"] if f["code"] == "jinx-without-djinn"]
+    assert jinx["data"] == {"pairs": [["bountyhunter", "philosopher"]]} and jinx["severity"] == "warning"
+
+
+def test_semantic_findings(db):
+    report = validate_data([
+        {"id": "_meta", "name": "S"}, "huntsman", "chef", "imp", "imp", "baron", "pilgrimm",
+        {"id": "longname", "name": "N" * 31, "team": "townsfolk", "ability": "A" * 251},
+        "gunslinger_x", "djinn"], db)
+    codes = {f.code for f in report.findings}
+    assert {"companion-missing", "duplicate-character", "unknown-character", "text-too-long",
+            "team-too-small"} <= codes
+    assert "schema-violation" not in codes  # the schema only failed on lengths: reported as text-too-long
+    (companion,) = by_code(report, "companion-missing")
+    assert companion.data == {"character": "huntsman", "missing": "damsel"} and companion.path == "/1"
+    lengths = {f.data["field"]: f.data for f in by_code(report, "text-too-long")}
+    assert lengths["name"] == {"field": "name", "length": 31, "limit": 30}
+    assert lengths["ability"]["limit"] == 250
+    counts = by_code(report, "team-counts")[0].data
+    assert counts["fabled"] == 1 and counts["townsfolk"] == 3  # the Djinn is counted apart
+    small = [f.data for f in by_code(report, "team-too-small") if f.data["team"] == "townsfolk"]
+    assert small[0] == {"team": "townsfolk", "players": [7, 8, 9], "needed": 5, "available": 3}
+    assert not report.ok
+
+
+def test_team_too_small_data(db):
+    report = validate_data(["chef", "empath", "monk", "imp", "poisoner"], db)
+    small = {(f.data["team"], f.data["needed"]): f.data["players"] for f in by_code(report, "team-too-small")}
+    assert small[("townsfolk", 5)] == [7, 8, 9]
+    assert small[("outsider", 1)] == [6, 8, 11, 14]
+    assert small[("minion", 2)] == [10, 11, 12]
+
+
+def test_validate_several_files_and_exit_codes(runner, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text(json.dumps(["imp", "chef", "empath", "baron", "nobody"]), encoding="utf-8")
+    good = str(EXAMPLES / "english-almanac-25.json")
+    assert runner.invoke(main, ["validate", good]).exit_code == 0
+    one = runner.invoke(main, ["validate", good, str(unknown)])
+    assert one.exit_code == 1 and "[unknown-character] unknown character 'nobody'" in one.stdout
+    two = runner.invoke(main, ["validate", good, str(unknown), str(bad), "--format", "json"])
+    assert two.exit_code == 2
+    assert two.stderr == f"Error: {bad}:1: not valid JSON: Expecting property name enclosed in double quotes (column 2)\n"
+    data = json.loads(two.stdout)
+    assert data["ok"] is False
+    assert {f["file"] for f in data["findings"]} == {good, str(unknown), str(bad)}
+
+
+# -- schema parity --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def official_validator():
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(shared_path("reference", "official", "script-schema.json").read_text()))
+
+
+@pytest.fixture(scope="module")
+def our_validator():
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(SCRIPT_SCHEMA.read_text()))
+
+
+def test_schema_verdicts_match_official_on_corpus(official_validator, our_validator):
+    files = corpus_files()
+    assert len(files) > 300
+    verdicts = []
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        official = official_validator.is_valid(data)
+        assert our_validator.is_valid(data) == official, path.name
+        assert schema_valid(data) == official, path.name  # the fast verdict used by validate
+        verdicts.append(official)
+    assert True in verdicts and False in verdicts  # the corpus exercises both verdicts
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    max_leaves=12)
+KEYS = ["id", "name", "team", "ability", "edition", "flavor", "firstNight", "otherNight", "reminders",
+        "remindersGlobal", "setup", "jinxes", "special", "image", "author", "firstNightReminder", "bootlegger",
+        "hideTitle", "logo", "flavour"]
+VALUES = {
+    "id": st.sampled_from(["_meta", "imp", "chef", "Lil' Monsta", "fang_gu", "homebrew-x", "", "x" * 21, "x" * 51]),
+    "team": st.sampled_from(["townsfolk", "outsider", "minion", "demon", "traveller", "traveler", "fabled", "x"]),
+    "name": st.text(max_size=35),
+    "ability": st.sampled_from(["Each night, x.", "[+1 Outsider]", "[외지인 +2명]", "[X Outsiders]", "A" * 251, ""]),
+}
+entries = st.one_of(
+    st.sampled_from(["imp", "chef", "baron", "empath", "monk", "poisoner", "recluse", "_meta", "djinn",
+                     "huntsman", "bountyhunter", "philosopher", "ko_KR_imp", "임프", "x" * 21, "\u0000", "😈"]),
+    st.dictionaries(st.sampled_from(KEYS), st.one_of(*VALUES.values(), json_values), max_size=6).map(
+        lambda d: d if "id" not in d or not isinstance(d["id"], (dict, list)) else d),
+    st.fixed_dictionaries({k: v for k, v in VALUES.items()},
+                          optional={"firstNight": st.floats(allow_nan=True) | st.integers(),
+                                    "reminders": st.lists(st.text(max_size=35), max_size=3),
+                                    "jinxes": json_values, "setup": json_values}),
+    json_values,
+)
+scripts = st.one_of(st.lists(entries, max_size=12), json_values)
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=scripts)
+def test_fuzzed_scripts_give_findings_or_clean_input_errors(db, data):
+    try:
+        report = validate_data(data, db, "fuzz.json")
+    except InputError as exc:
+        assert exc.exit_code == 2 and "\n" not in str(exc)
+        return
+    for f in report.findings:
+        assert f.code in REGISTRY and f.severity == REGISTRY[f.code].severity
+        json.dumps(f.as_dict())
+    assert report.ok == (not any(f.severity == "error" for f in report.findings))
+    if not schema_valid(data):
+        assert not report.ok
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.lists(entries, min_size=5, max_size=8))
+def test_fuzzed_schema_verdicts_match_official(official_validator, our_validator, data):
+    assert our_validator.is_valid(data) == official_validator.is_valid(data)
+
+
+def test_deep_nesting_and_huge_strings(db, runner, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
+    result = runner.invoke(main, ["validate", str(deep)])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+    nested = [{"id": "x", "name": "x", "team": "demon", "ability": "x", "jinxes": [[[[[[[[[]]]]]]]]]}] + ["imp"] * 5
+    assert not validate_data(nested, db).ok
+    huge = validate_data(["z" * 1_000_000, "imp", "chef", "baron", "recluse"], db)
+    assert all(len(f.message) < 400 for f in huge.findings)
+
+
+def test_corpus_validates_with_clean_exit_codes(db, runner):
+    files = [str(p) for p in corpus_files()]
+    for path in files:
+        try:
+            validate_file(path, db)
+        except InputError:
+            pass
+    result = runner.invoke(main, ["validate", *files, "--format", "json"])
+    assert result.exit_code in (0, 1, 2) and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.stderr
+    assert json.loads(result.stdout)["ok"] in (True, False)
+
+
+# -- finding codes are documented in one place ------------------------------------------------------
+
+
+def test_findings_doc_matches_registry():
+    text = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+    documented = dict(re.findall(r"^## ([a-z-]+)\n\nSeverity: (error|warning|info)\.", text, flags=re.M))
+    assert documented == {code: c.severity for code, c in REGISTRY.items()}
+    assert all(c.severity in SEVERITIES for c in REGISTRY.values())
+
+
+def test_show_and_list_stay_import_light():
+    import subprocess
+    import sys
+
+    code = ("import sys, scriptforge.cli, scriptforge.rules.validate, scriptforge.rules.night, scriptforge.script;"
+            "print(any(m in sys.modules for m in ('jsonschema', 'weasyprint')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
