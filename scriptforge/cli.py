@@ -336,3 +336,97 @@ def order(script, keep_order, lang, fmt):
         _print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
         click.echo(order_text(chars, db, lang))
+
+
+# -- render commands
+
+
+def render_options(command):
+    """Options shared by `build` and `nightsheet`."""
+    options = [
+        click.option("-o", "--output", "out", type=click.Path(path_type=Path),
+                     help="Output file; a folder when several scripts are given. "
+                          "Default: the script's file name with the format's suffix, in the current folder."),
+        click.option("--lang", type=click.Choice(["ko", "en", "ko+en"]), default="ko", show_default=True,
+                     help="ko+en: Korean texts with each English name small beside it."),
+        click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True),
+        click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]), default="pdf",
+                     show_default=True, help="png: one image per page."),
+        click.option("--back", is_flag=True, help="Add a back page: setup table and compact night order."),
+        click.option("--night", is_flag=True, help="Add the first-night and other-nights pages."),
+        click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                     help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg)."),
+        click.option("--allow-network", is_flag=True,
+                     help="Fetch remote images (homebrew `image` URLs). Off by default."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, *,
+                    sheet=True, suffix=""):
+    from scriptforge.render.build import build, output_target, script_files
+    from scriptforge.render.pdf import Renderer
+
+    files = script_files(scripts)
+    many = len(files) > 1 or any(Path(s).is_dir() for s in scripts)
+    db = _db()
+    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
+    results = []
+
+    def one(path):
+        target = output_target(path, out, fmt, many, suffix)
+        results.append(build(path, db, renderer, target=target, lang=lang, paper=paper, fmt=fmt,
+                             back=back, night=night, sheet=sheet))
+
+    if many:
+        with click.progressbar(files, label="Rendering", file=sys.stderr,
+                               item_show_func=lambda p: p.name if p else "") as bar:
+            for path in bar:
+                one(path)
+    else:
+        one(files[0])
+    for result in results:
+        for warning in result.warnings:
+            click.echo(f"Warning: {result.script}: {warning}", err=True)
+        for path in result.written:
+            pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
+            click.echo(f"{path}{pages}")
+
+
+@main.command()
+@click.argument("scripts", nargs=-1, required=True)
+@render_options
+@_fail_cleanly
+def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network):
+    """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
+
+    Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
+    and a warning says so; a sheet that still does not fit is never clipped.
+
+    Example:
+
+        scriptforge build examples/faith-trust-and-pixie-dust.json --lang ko
+
+        scriptforge build examples/ -o sheets/ --lang ko+en --paper letter --night
+    """
+    _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network)
+
+
+@main.command()
+@click.argument("script", nargs=-1, required=True)
+@render_options
+@_fail_cleanly
+def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network):
+    """Render the storyteller's night order: first night and other nights, one page each.
+
+    The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
+    and dawn. Output defaults to <script>-night.pdf.
+
+    Example:
+
+        scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
+    """
+    _render_scripts(script, out, lang, paper, fmt, back, True, icons_dir, allow_network,
+                    sheet=False, suffix="-night")

@@ -1,0 +1,78 @@
+"""Building printable files from script files: the library behind `scriptforge build` and
+`scriptforge nightsheet` (one Renderer, so fonts, templates and CSS are loaded once per batch)."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scriptforge.errors import InputError
+from scriptforge.fileio import atomic_write_bytes
+from scriptforge.render.pdf import Renderer, Rendered
+from scriptforge.render.views import make_view
+
+
+@dataclass
+class BuildResult:
+    script: Path
+    written: list[Path] = field(default_factory=list)
+    pages: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def script_files(paths) -> list[Path]:
+    """The script files named: files as given, folders expanded to their *.json files (sorted)."""
+    out: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(p for p in path.glob("*.json") if p.is_file())
+            if not found:
+                raise InputError("the folder holds no .json script files", where=str(path))
+            out.extend(found)
+        else:
+            out.append(path)
+    return out
+
+
+def output_target(script: Path, out: Path | None, fmt: str, many: bool, suffix: str = "") -> Path:
+    """Where one script's output goes (without a page suffix for PNGs).
+
+    Default: the script's file stem (+ `suffix`) + .fmt in the current folder. With several
+    scripts `out` is a folder; with one it is a file, or a folder if it is one already.
+    """
+    name = f"{script.stem}{suffix}.{fmt}"
+    if out is None:
+        return Path(name)
+    out = Path(out)
+    if many or out.is_dir() or str(out).endswith(("/", "\\")):
+        return out / name
+    return out
+
+
+def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
+    """Write each file of `rendered` atomically; PNG pages get -1, -2… before the suffix."""
+    written = []
+    stem = target.with_suffix("")
+    for suffix, data in rendered.files:
+        path = target if suffix == target.suffix or suffix == f".{target.suffix.lstrip('.')}" else Path(f"{stem}{suffix}")
+        atomic_write_bytes(path, data)
+        written.append(path)
+    return written
+
+
+def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
+    """Read one script, render it and write the output(s)."""
+    from scriptforge.script import read_script
+
+    script = read_script(script_path, db)
+    view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
+                     icons_dir=renderer.icons_dir)
+    result = BuildResult(script=Path(script_path))
+    fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
+    if fallback and sheet:
+        result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
+                               f"in another language: {', '.join(fallback[:6])}{'…' if len(fallback) > 6 else ''}")
+    rendered = renderer.render(view, fmt, base_dir=Path(script_path).resolve().parent)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, target)
+    return result

@@ -1,0 +1,333 @@
+"""HTML → PDF (and PNG) with WeasyPrint: bundled fonts, a safe URL fetcher, fixed bytes.
+
+- ``weasyprint`` and ``pypdfium2`` are imported only inside the render functions, so commands that
+  render nothing stay fast.
+- Fonts: the package's pre-subset Noto Sans CJK KR (``scriptforge/fonts``) through ``@font-face``
+  with ``file://`` URLs; WeasyPrint embeds and subsets them. Text the bundled font cannot draw is
+  reported as a warning naming the characters (it would otherwise print as boxes).
+- URLs: ``data:`` URLs and files inside the package fonts folder, the script's folder and the
+  ``--icons`` folder only; ``http(s)`` only with ``allow_network``. Anything else is refused, a
+  warning is recorded and the character gets its generated icon instead.
+- Same input, same bytes: no dates in the PDF metadata, a fixed identifier.
+- One page: a sheet that does not fit on one page is laid out again with smaller text, in steps
+  of the scales in ``SHRINK_STEPS`` (100 %, 94 %, 88 %, 82 %); if it still does not fit, it is
+  kept at the smallest scale and a warning says how many pages it took. Nothing is clipped.
+"""
+
+import base64
+from dataclasses import dataclass, field, replace
+import hashlib
+import mimetypes
+from pathlib import Path
+import unicodedata
+import logging
+import urllib.parse
+import urllib.request
+
+import jinja2
+import markupsafe
+
+from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR
+
+FONTS_DIR = PACKAGE_DIR / "fonts"
+FONT_FAMILY = "Scriptforge Sans"
+FONT_FILES = {400: "NotoSansKR-Subset-Regular.otf", 700: "NotoSansKR-Subset-Bold.otf"}
+PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
+SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
+FORMATS = ("pdf", "html", "png")
+PNG_DPI = 150
+
+_cmap_cache: dict[str, frozenset[int]] = {}
+
+
+class FetchRefused(Exception):
+    pass
+
+
+@dataclass
+class Rendered:
+    """One output: its bytes per file suffix (a PNG per page), page counts and warnings."""
+
+    files: list[tuple[str, bytes]]  # (suffix such as ".pdf" or "-1.png", data)
+    pages: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def font_coverage() -> frozenset[int]:
+    """Code points the bundled regular font has glyphs for (read once with fontTools)."""
+    key = "regular"
+    if key not in _cmap_cache:
+        from fontTools.ttLib import TTFont
+
+        font = TTFont(str(FONTS_DIR / FONT_FILES[400]), lazy=True)
+        _cmap_cache[key] = frozenset(font.getBestCmap())
+        font.close()
+    return _cmap_cache[key]
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """Characters of `text` the bundled font cannot draw (spaces and controls ignored)."""
+    covered = font_coverage()
+    missing = {c for c in text if ord(c) not in covered and not c.isspace()
+               and unicodedata.category(c)[0] not in "CZ"}
+    return sorted(missing)
+
+
+def describe_chars(chars: list[str], limit: int = 12) -> str:
+    shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in chars[:limit])
+    return shown + (f" and {len(chars) - limit} more" if len(chars) > limit else "")
+
+
+class Renderer:
+    """Templates, CSS and fonts loaded once; render many sheets in one process."""
+
+    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None):
+        self.allow_network = allow_network
+        self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
+        self._font_config = None
+        self._font_data_urls = None
+
+    # -- fetching -------------------------------------------------------------------------
+
+    def allowed_roots(self, base_dir: Path | None) -> list[Path]:
+        roots = [FONTS_DIR.resolve()]
+        if base_dir is not None:
+            roots.append(Path(base_dir).resolve())
+        if self.icons_dir is not None:
+            roots.append(self.icons_dir)
+        return roots
+
+    def read_url(self, url: str, base_dir: Path | None) -> tuple[bytes, str]:
+        """(bytes, mime type) of an allowed URL; FetchRefused with the reason otherwise."""
+        parsed = urllib.parse.urlsplit(url)
+        scheme = parsed.scheme.lower()
+        if scheme == "data":
+            header, _, payload = url[5:].partition(",")
+            mime = header.split(";")[0] or "text/plain"
+            data = base64.b64decode(payload) if header.endswith(";base64") else urllib.parse.unquote_to_bytes(payload)
+            return data, mime
+        if scheme == "file":
+            path = Path(urllib.parse.unquote(parsed.path)).resolve()
+            if not any(path.is_relative_to(root) for root in self.allowed_roots(base_dir)):
+                raise FetchRefused(f"{url}: outside the script's folder, the icons folder and the fonts")
+            if not path.is_file():
+                raise FetchRefused(f"{url}: no such file")
+            return path.read_bytes(), mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if scheme in ("http", "https"):
+            if not self.allow_network:
+                raise FetchRefused(f"{url}: network access is off (use --allow-network)")
+            with urllib.request.urlopen(url, timeout=15) as response:  # noqa: S310 (http/https only)
+                return response.read(), response.headers.get_content_type()
+        raise FetchRefused(f"{url}: unsupported URL scheme")
+
+    def url_fetcher(self, base_dir: Path | None, warnings: list[str]):
+        """A WeasyPrint URL fetcher that only reads what `read_url` allows."""
+        from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+        renderer = self
+
+        class SafeFetcher(URLFetcher):
+            def fetch(self, url, headers=None):
+                try:
+                    data, mime = renderer.read_url(url, base_dir)
+                except FetchRefused as exc:
+                    warnings.append(f"not loaded: {exc}")
+                    raise ValueError(str(exc)) from None
+                return URLFetcherResponse(url, data, {"Content-Type": mime})
+
+        return SafeFetcher()
+
+    def _inline_icons(self, view, base_dir: Path | None, warnings: list[str]):
+        """Replace icon URLs by data: URLs, or drop them (generated icon) when refused."""
+        seen: dict[str, str | None] = {}
+
+        def inline(icon):
+            if not icon.url:
+                return
+            if icon.url not in seen:
+                try:
+                    data, mime = self.read_url(icon.url, base_dir)
+                    if not (mime or "").startswith("image/"):
+                        raise FetchRefused(f"{icon.url}: not an image ({mime})")
+                    seen[icon.url] = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+                except (FetchRefused, OSError, ValueError) as exc:
+                    warnings.append(f"image not used, generated icon instead: {exc}")
+                    seen[icon.url] = None
+            icon.url = seen[icon.url]
+
+        for team in (*view.teams, *view.extra_teams):
+            for ch in team.characters:
+                inline(ch.icon)
+        for night in view.nights:
+            for step in night.steps:
+                inline(step.icon)
+        if view.back:
+            for night in view.back.get("nights", []):
+                for step in night.steps:
+                    inline(step.icon)
+
+    # -- HTML -----------------------------------------------------------------------------
+
+    def font_faces(self, embed: bool) -> list[dict]:
+        faces = []
+        for weight, filename in FONT_FILES.items():
+            path = FONTS_DIR / filename
+            if embed:
+                if self._font_data_urls is None:
+                    self._font_data_urls = {}
+                if weight not in self._font_data_urls:
+                    data = base64.b64encode(path.read_bytes()).decode("ascii")
+                    self._font_data_urls[weight] = f"data:font/otf;base64,{data}"
+                url = self._font_data_urls[weight]
+            else:
+                url = path.resolve().as_uri()
+            faces.append({"family": FONT_FAMILY, "weight": weight, "url": url})
+        return faces
+
+    def html(self, view, template: str = "sheet.html.j2", *, embed_fonts: bool = False) -> str:
+        size, margin = PAPER[view.paper]
+        return self.env.get_template(template).render(
+            view=view, css=markupsafe.Markup(self.css), font_faces=self.font_faces(embed_fonts), page_size=size,
+            page_margin=margin)
+
+    # -- PDF ------------------------------------------------------------------------------
+
+    @property
+    def font_config(self):
+        if self._font_config is None:
+            from weasyprint.text.fonts import FontConfiguration
+
+            self._font_config = FontConfiguration()
+        return self._font_config
+
+    def layout(self, html: str, base_dir: Path | None, warnings: list[str]):
+        """A WeasyPrint Document for `html` (layout only)."""
+        import weasyprint
+
+        base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
+        return weasyprint.HTML(string=html, base_url=base_url,
+                               url_fetcher=self.url_fetcher(base_dir, warnings)).render(font_config=self.font_config)
+
+    def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
+        """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
+        document = None
+        for scale in SHRINK_STEPS:
+            view.scale = scale
+            document = self.layout(self.html(view, template), base_dir, warnings)
+            if len(document.pages) <= pages_wanted:
+                if scale < 1.0:
+                    warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on "
+                                    f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}")
+                return document
+        warnings.append(f"{what} does not fit on {pages_wanted} page{'s' if pages_wanted > 1 else ''}: "
+                        f"it takes {len(document.pages)} pages even at {round(SHRINK_STEPS[-1] * 100)}% text size")
+        return document
+
+    def documents(self, view, base_dir, warnings: list[str]) -> list:
+        """The laid-out parts: sheet (one page), back page, one document per night."""
+        docs = []
+        if view.show_sheet:
+            sheet = replace(view, nights=[], back=None)
+            docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet"))
+        if view.back:
+            back = replace(view, nights=[], show_sheet=False)
+            docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page"))
+        for night in view.nights:
+            part = replace(view, nights=[night], back=None, show_sheet=False)
+            docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'"))
+        return docs
+
+    def pdf_bytes(self, docs: list) -> bytes:
+        pages = [page for doc in docs for page in doc.pages]
+        document = docs[0].copy(pages)
+        # Fixed metadata: no creation or modification date; a fixed /ID.
+        document.metadata.created = None
+        document.metadata.modified = None
+        document.metadata.generator = "scriptforge"
+        return document.write_pdf(pdf_identifier=b"scriptforge", uncompressed_pdf=False)
+
+    # -- one output -----------------------------------------------------------------------
+
+    def render(self, view, fmt: str = "pdf", base_dir: Path | None = None) -> Rendered:
+        warnings: list[str] = []
+        with _captured_weasyprint_warnings(warnings):
+            return self._render(view, fmt, base_dir, warnings)
+
+    def _render(self, view, fmt, base_dir, warnings) -> Rendered:
+        missing = missing_glyphs(view.all_text())
+        if missing:
+            warnings.append("the bundled font has no glyph for " + describe_chars(missing)
+                            + "; they print with a system font if one has them, else as boxes")
+        self._inline_icons(view, base_dir, warnings)
+        if fmt == "html":
+            html = self.html(view, "sheet.html.j2", embed_fonts=True)
+            return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=_unique(warnings))
+        docs = self.documents(view, base_dir, warnings)
+        pdf = self.pdf_bytes(docs)
+        pages = sum(len(d.pages) for d in docs)
+        if fmt == "pdf":
+            return Rendered(files=[(".pdf", pdf)], pages=pages, warnings=_unique(warnings))
+        return Rendered(files=pdf_to_png(pdf), pages=pages, warnings=_unique(warnings))
+
+
+def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
+    """One PNG per page (suffix ``.png`` for a single page, ``-1.png``, ``-2.png``… otherwise)."""
+    import io
+
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        out = []
+        count = len(document)
+        for index in range(count):
+            page = document[index]
+            image = page.render(scale=dpi / 72).to_pil()
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", optimize=False)
+            out.append((".png" if count == 1 else f"-{index + 1}.png", buffer.getvalue()))
+            page.close()
+        return out
+    finally:
+        document.close()
+
+
+class _Collect(logging.Handler):
+    """Keeps WeasyPrint's warnings about fonts and missing glyphs, to report them to the user."""
+
+    def __init__(self, sink: list[str]):
+        super().__init__(logging.WARNING)
+        self.sink = sink
+
+    def emit(self, record):
+        message = record.getMessage()
+        if "Font-face" in message or "notdef" in message:
+            self.sink.append("WeasyPrint: " + message)
+
+
+class _captured_weasyprint_warnings:
+    def __init__(self, sink: list[str]):
+        self.handler = _Collect(sink)
+
+    def __enter__(self):
+        logging.getLogger("weasyprint").addHandler(self.handler)
+
+    def __exit__(self, *exc):
+        logging.getLogger("weasyprint").removeHandler(self.handler)
+        return False
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
