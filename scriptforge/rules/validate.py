@@ -251,7 +251,7 @@ def count_findings(script, db) -> list[Finding]:
                 groups.setdefault(("setup-shortfall", team, hi), []).append(row.players)
     for (code, team, needed), players in groups.items():
         available = counts[team]
-        plural = _TEAM_PLURAL[team]
+        plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
         data = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":
