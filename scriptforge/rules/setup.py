@@ -8,7 +8,7 @@ Rules applied (one Demon is in play; so at most one Demon's modifier applies):
 - a span such as "+0 or +1" counts both ends; Outsiders never go below 0 (a Vigormortis with
   no Outsider to remove adds no Townsfolk); Townsfolk are the rest of the players;
 - a character whose Demon token is not in the bag (Lil' Monsta) takes the Demon slot out and its
-  "+1 Minion" fills it; "+the Damsel" adds one character of the added character's team;
+  "+1 Minion" fills it; "+the Damsel" adds +0 or +1 of the added character's team (+0 when it is already in play);
 - an explicit Townsfolk change ("+1 Townsfolk") is read as the same number of Outsiders fewer;
 - Travellers, Fabled and Loric are not counted.
 """
@@ -63,20 +63,21 @@ def _team_of(script, db, char_id: str) -> str | None:
 def _options(effect: SetupEffect, script, db) -> list[tuple[int, int, int]]:
     """Every extreme (outsiders, minions, demons) delta the effect can make."""
     spans = dict(effect.counts)
-    extra = {"outsiders": 0, "minions": 0, "demons": 0}
+    # An added character replaces a Townsfolk unless it is already in play: +0 or +1 of its team.
+    extra = {"outsiders": {0}, "minions": {0}, "demons": {0}}
     for added in effect.adds:
         team = _team_of(script, db, added)
         if team in ("outsider", "minion", "demon"):
-            extra[COUNT_KEYS[team]] += 1
+            key = COUNT_KEYS[team]
+            extra[key] = {v + d for v in extra[key] for d in (0, 1)}
     if not effect.demon_token:
-        extra["demons"] -= 1
+        extra["demons"] = {v - 1 for v in extra["demons"]}
     tf = spans.get("townsfolk", (0, 0))
     out_span = spans.get("outsiders", (0, 0))
-    out_choices = {o - t for o in set(out_span) for t in set(tf)}
-    options = set()
-    for d_out, d_min, d_dem in product(out_choices, set(spans.get("minions", (0, 0))), set(spans.get("demons", (0, 0)))):
-        options.add((d_out + extra["outsiders"], d_min + extra["minions"], d_dem + extra["demons"]))
-    return sorted(options)
+    out_choices = {o - t + e for o in set(out_span) for t in set(tf) for e in extra["outsiders"]}
+    min_choices = {m + e for m in set(spans.get("minions", (0, 0))) for e in extra["minions"]}
+    dem_choices = {d + e for d in set(spans.get("demons", (0, 0))) for e in extra["demons"]}
+    return sorted(set(product(out_choices, min_choices, dem_choices)))
 
 
 def _clamp(value: int, limit: int) -> int:
