@@ -76,3 +76,22 @@ def test_glossary_replacement_fixes_korean_particles():
     assert apply_glossary("여관주인은 수도승처럼", terms)[0] == "여관 주인은 수도사처럼"
     assert apply_glossary("수도승은 어부를 깨우고 어부로", terms)[0] == "수도사는 낚시꾼을 깨우고 낚시꾼으로"
     assert apply_glossary("해질녘까지 플레이어부터", terms)[0] == "황혼까지 플레이어부터"
+
+
+def test_written_files_get_ordinary_permissions(tmp_path):
+    from scriptforge.fileio import atomic_write_text
+
+    target = tmp_path / "a.txt"
+    atomic_write_text(target, "x")
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    target.chmod(0o600)
+    atomic_write_text(target, "y")
+    assert target.stat().st_mode & 0o777 == 0o600 and target.read_text() == "y"
+
+
+def _umask() -> int:
+    import os
+
+    current = os.umask(0)
+    os.umask(current)
+    return current
