@@ -21,6 +21,7 @@ import mimetypes
 from pathlib import Path
 import unicodedata
 import logging
+import os
 import urllib.parse
 import urllib.request
 
@@ -36,6 +37,7 @@ PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 1
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
 FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
+FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
 
 _cmap_cache: dict[str, frozenset[int]] = {}
 
@@ -252,7 +254,14 @@ class Renderer:
         document.metadata.created = None
         document.metadata.modified = None
         document.metadata.generator = "scriptforge"
-        return document.write_pdf(pdf_identifier=b"scriptforge", uncompressed_pdf=False)
+        # fontTools stamps the subset fonts with the time of writing unless SOURCE_DATE_EPOCH is set.
+        saved = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = saved or FIXED_EPOCH
+        try:
+            return document.write_pdf(pdf_identifier=b"scriptforge", uncompressed_pdf=False)
+        finally:
+            if saved is None:
+                os.environ.pop("SOURCE_DATE_EPOCH", None)
 
     # -- one output -----------------------------------------------------------------------
 

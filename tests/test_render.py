@@ -1,0 +1,188 @@
+"""Printable sheets: fonts, text, one page, night order, determinism, safe fetching, outputs."""
+
+import io
+import json
+import re
+import zlib
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+import pytest
+
+from scriptforge.cli import main
+from scriptforge.render.pdf import Renderer, missing_glyphs
+from scriptforge.render.views import make_view
+from scriptforge.rules.night import night_order
+from scriptforge.script import read_script
+
+from .conftest import EXAMPLES
+
+FTPD = EXAMPLES / "faith-trust-and-pixie-dust.json"
+ALL_EXAMPLES = sorted(EXAMPLES.glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    return Renderer()
+
+
+@pytest.fixture(scope="module")
+def korean_pdf(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ko") / "sheet.pdf"
+    result = CliRunner().invoke(main, ["build", str(FTPD), "-o", str(out), "--lang", "ko"])
+    assert result.exit_code == 0, result.output
+    return out.read_bytes()
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_korean_sheet_holds_every_name_and_ability(korean_pdf, db):
+    reader = PdfReader(io.BytesIO(korean_pdf))
+    assert len(reader.pages) == 1
+    text = _squash(reader.pages[0].extract_text())
+    script = read_script(FTPD, db)
+    assert len(script.characters) == 25
+    for ch in script.characters:
+        ko = ch.texts["ko"]
+        assert _squash(ko.name) in text, ch.id
+        assert _squash(ko.ability) in text, ch.id
+    assert _squash(script.name) in text
+    assert _squash(db.ui["ko"]["labels"]["not_first_night"]) in text  # the "*" footnote
+
+
+def test_fonts_are_the_bundled_ones_embedded_and_subset(korean_pdf):
+    reader = PdfReader(io.BytesIO(korean_pdf))
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    assert fonts
+    for ref in fonts.values():
+        font = ref.get_object()
+        descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        descriptor = descendant["/FontDescriptor"].get_object()
+        assert "/FontFile2" in descriptor or "/FontFile3" in descriptor
+        assert "Scriptforge" in str(font["/BaseFont"])  # never a system fallback font
+        assert re.match(r"/[A-Z]{6}\+", str(font["/BaseFont"]))  # subset prefix
+
+
+def test_pdf_is_small(korean_pdf):
+    assert len(korean_pdf) < 400 * 1024
+
+
+@pytest.mark.parametrize("path", ALL_EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_fits_on_one_page(path, db, renderer):
+    script = read_script(path, db)
+    for lang in ("ko", "en", "ko+en"):
+        for paper in ("a4", "letter"):
+            warnings = []
+            view = make_view(script, db, lang, paper)
+            renderer._inline_icons(view, path.parent, warnings)
+            docs = renderer.documents(view, path.parent, warnings)
+            assert [len(d.pages) for d in docs] == [1], (lang, paper, warnings)
+            assert not [w for w in warnings if "does not fit" in w]
+
+
+def test_night_sheet_lists_the_night_order(db, renderer, tmp_path):
+    for path in ALL_EXAMPLES:
+        script = read_script(path, db)
+        order = night_order(script, db)
+        view = make_view(script, db, "ko", "a4", sheet=False, night=True)
+        assert [s.id for s in view.nights[0].steps] == list(order.first_night)
+        assert [s.id for s in view.nights[1].steps] == list(order.other_nights)
+        html = renderer.html(view, "nightsheet.html.j2")
+        ids = re.findall(r'data-id="([^"]+)"', html)
+        assert ids == list(order.first_night) + list(order.other_nights)
+    out = tmp_path / "night.pdf"
+    result = CliRunner().invoke(main, ["nightsheet", str(FTPD), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(PdfReader(out).pages) == 2  # one page per night
+    night_json = CliRunner().invoke(main, ["night", str(FTPD), "--format", "json"])
+    assert night_json.exit_code == 0
+    assert "dusk" in json.dumps(json.loads(night_json.output))
+
+
+def test_same_input_same_bytes(db, renderer):
+    script = read_script(FTPD, db)
+    first = renderer.render(make_view(script, db, "ko+en", "letter"), "pdf", FTPD.parent).files[0][1]
+    second = Renderer().render(make_view(script, db, "ko+en", "letter"), "pdf", FTPD.parent).files[0][1]
+    assert first == second
+
+
+def _all_streams(pdf: bytes) -> bytes:
+    out = [pdf]
+    for match in re.finditer(rb"stream\r?\n(.*?)endstream", pdf, re.S):
+        try:
+            out.append(zlib.decompress(match.group(1)))
+        except zlib.error:
+            pass
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("image", ["file:///etc/passwd", "../../../../../../../etc/passwd",
+                                   "http://127.0.0.1:9/x.png"])
+def test_images_outside_the_script_folder_are_not_read(tmp_path, image):
+    script = [{"id": "_meta", "name": "Leak"}, "imp", "poisoner",
+              {"id": "leaky", "name": "Leaky", "team": "townsfolk", "ability": "You start knowing secrets.",
+               "image": image}]
+    path = tmp_path / "leak.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    out = tmp_path / "leak.pdf"
+    result = CliRunner().invoke(main, ["build", str(path), "-o", str(out), "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "generated icon instead" in result.output
+    data = out.read_bytes()
+    assert b"root:" not in _all_streams(data)
+    assert b"/Subtype /Image" not in data and b"/Subtype/Image" not in data
+
+
+def test_local_image_next_to_the_script_is_used(tmp_path):
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>'
+    (tmp_path / "own.svg").write_text(svg, encoding="utf-8")
+    script = [{"id": "_meta", "name": "Own"}, "imp",
+              {"id": "own", "name": "Own", "team": "townsfolk", "ability": "You are yourself.", "image": "own.svg"}]
+    path = tmp_path / "own.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path / "own.html"), "--format", "html",
+                                       "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "own.html").read_text(encoding="utf-8")
+    assert "data:image/svg+xml;base64," in html
+    assert "file:" not in html  # self-contained: fonts and images inline
+
+
+def test_icons_folder_and_png_output(tmp_path):
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    (icons / "imp.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>',
+                                   encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(FTPD), "-o", str(tmp_path / "s.png"), "--format", "png",
+                                       "--icons", str(icons), "--back"])
+    assert result.exit_code == 0, result.output
+    pngs = sorted(tmp_path.glob("s-*.png"))
+    assert [p.name for p in pngs] == ["s-1.png", "s-2.png"]
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
+
+
+def test_batch_into_a_folder(tmp_path):
+    result = CliRunner().invoke(main, ["build", str(EXAMPLES), "-o", str(tmp_path / "out"), "--lang", "ko+en"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(f"{p.stem}.pdf" for p in ALL_EXAMPLES)
+
+
+def test_missing_glyphs_are_reported(tmp_path):
+    assert missing_glyphs("한글 Latin “quotes” — …") == []
+    assert missing_glyphs("똠방각하") == ["똠"]
+    script = [{"id": "_meta", "name": "똠"}, "imp"]
+    path = tmp_path / "rare.json"
+    path.write_text(json.dumps(script, ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path / "rare.pdf")])
+    assert result.exit_code == 0, result.output
+    assert "U+B620" in result.output
+
+
+def test_rendering_commands_do_not_import_weasyprint_for_reference_commands():
+    import subprocess
+    import sys
+
+    code = "import sys; from scriptforge.cli import main; assert 'weasyprint' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
