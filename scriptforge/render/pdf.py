@@ -32,7 +32,7 @@ from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR
 
 FONTS_DIR = PACKAGE_DIR / "fonts"
 FONT_FAMILY = "Scriptforge Sans"
-FONT_FILES = {400: "NotoSansKR-Subset-Regular.otf", 700: "NotoSansKR-Subset-Bold.otf"}
+FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
 FORMATS = ("pdf", "html", "png")
@@ -187,7 +187,7 @@ class Renderer:
                     self._font_data_urls = {}
                 if weight not in self._font_data_urls:
                     data = base64.b64encode(path.read_bytes()).decode("ascii")
-                    self._font_data_urls[weight] = f"data:font/otf;base64,{data}"
+                    self._font_data_urls[weight] = f"data:font/ttf;base64,{data}"
                 url = self._font_data_urls[weight]
             else:
                 url = path.resolve().as_uri()
