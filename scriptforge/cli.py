@@ -41,7 +41,21 @@ def _print_json(data) -> None:
 def _db():
     from scriptforge.database import load_database
 
-    return load_database()
+    db = load_database()
+    homebrew = click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
+    if homebrew:
+        from scriptforge.homebrew import with_homebrew
+
+        db = with_homebrew(db, homebrew)
+    return db
+
+
+def homebrew_option(command):
+    """`--homebrew DIR`: add the homebrew characters of DIR's YAML files to the database `_db()` loads."""
+    return click.option("--homebrew", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                        expose_value=False, callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.homebrew": value}),
+                        help="Folder of homebrew character YAML files (both languages) to use with the database."
+                        )(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -206,6 +220,7 @@ def _script(path, db):
 @main.command()
 @click.argument("scripts", nargs=-1, required=True)
 @format_option
+@homebrew_option
 @_fail_cleanly
 def validate(scripts, fmt):
     """Check scripts (official JSON; "-" reads stdin): schema, setup counts, jinxes, names.
@@ -244,6 +259,7 @@ def validate(scripts, fmt):
 @click.argument("script")
 @click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
 @format_option
+@homebrew_option
 @_fail_cleanly
 def setup(script, players, fmt):
     """Show the character counts per player count and what the script's setup characters change.
@@ -267,6 +283,7 @@ def setup(script, players, fmt):
 @click.argument("script")
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
+@homebrew_option
 @_fail_cleanly
 def jinxes(script, lang, fmt):
     """List the jinxed pairs on a script and whether the Djinn is needed.
@@ -292,6 +309,7 @@ def jinxes(script, lang, fmt):
 @click.option("--players", type=click.IntRange(5, 20), help="Player count; below 7, no Minion and Demon info.")
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
+@homebrew_option
 @_fail_cleanly
 def night(script, players, lang, fmt):
     """Show the first-night and other-nights order with the storyteller's reminders.
@@ -319,6 +337,7 @@ def night(script, players, lang, fmt):
 @click.option("--keep-order", is_flag=True, help="Keep the author's order instead of the sheet order.")
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
+@homebrew_option
 @_fail_cleanly
 def order(script, keep_order, lang, fmt):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
@@ -398,6 +417,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
 @main.command()
 @click.argument("scripts", nargs=-1, required=True)
 @render_options
+@homebrew_option
 @_fail_cleanly
 def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
@@ -417,6 +437,7 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network)
 @main.command()
 @click.argument("script", nargs=-1, required=True)
 @render_options
+@homebrew_option
 @_fail_cleanly
 def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network):
     """Render the storyteller's night order: first night and other nights, one page each.
@@ -430,3 +451,128 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
     """
     _render_scripts(script, out, lang, paper, fmt, back, True, icons_dir, allow_network,
                     sheet=False, suffix="-night")
+
+
+# -- script builder commands
+
+
+def _print_change(change) -> None:
+    click.echo("\n".join(change.lines()))
+
+
+@main.command()
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("characters", nargs=-1)
+@click.option("--name", required=True, help="The script's name (_meta.name).")
+@click.option("--author", help="The script's author (_meta.author).")
+@click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
+@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+@_fail_cleanly
+def new(out, characters, name, author, lang, force):
+    """Create a script in the official format: _meta first, then plain character ids.
+
+    CHARACTERS are ids, legacy spellings, English or Korean names or aliases, or homebrew YAML
+    files (embedded as full character objects in the --lang language).
+
+    Example:
+
+        scriptforge new my.json --name "Pixie Dust" --author Me clockmaker 릴몬스타 "Fang Gu"
+    """
+    from scriptforge.edit import new_script
+
+    _print_change(new_script(out, _db(), name, author, characters, lang=lang, force=force))
+
+
+@main.command()
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("characters", nargs=-1, required=True)
+@click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
+@_fail_cleanly
+def add(script, characters, lang):
+    """Add characters to a script; print what changed (teams, new jinxes, setup warnings).
+
+    A name that is unknown or ambiguous is refused with suggestions and nothing changes.
+    A homebrew YAML file is embedded as a full character object (again: updated in place).
+
+    Example:
+
+        scriptforge add my.json 릴몬스타 "Fang Gu"
+
+        scriptforge add my.json examples/homebrew/pilgrim.yaml --lang en
+    """
+    from scriptforge.edit import add_characters
+
+    _print_change(add_characters(script, _db(), characters, lang=lang))
+
+
+@main.command()
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("characters", nargs=-1, required=True)
+@_fail_cleanly
+def remove(script, characters):
+    """Remove characters from a script (and from its _meta night lists).
+
+    Example:
+
+        scriptforge remove my.json lil_monsta 팡구
+    """
+    from scriptforge.edit import remove_characters
+
+    _print_change(remove_characters(script, _db(), characters))
+
+
+@main.command()
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", help="Script name.")
+@click.option("--author", help="Author; an empty value removes it (the same for --logo, --almanac).")
+@click.option("--logo", help="Logo image URL.")
+@click.option("--almanac", help="Almanac page URL.")
+@click.option("--bootlegger", multiple=True, help="A homebrew rule shown on the sheet; repeat for several; "
+                                                  "--bootlegger '' removes them all.")
+@_fail_cleanly
+def meta(script, name, author, logo, almanac, bootlegger):
+    """Set the script's _meta: name, author, logo, almanac link, bootlegger rules.
+
+    Example:
+
+        scriptforge meta my.json --name "Pixie Dust" --author Me --bootlegger "The Pixie may be mad as a Demon."
+    """
+    from scriptforge.edit import set_meta
+
+    _print_change(set_meta(script, _db(), name=name, author=author, logo=logo, almanac=almanac,
+                           bootlegger=list(bootlegger) if bootlegger else None))
+
+
+@main.group("homebrew")
+def homebrew_group():
+    """Homebrew characters written once as YAML in both languages."""
+
+
+@homebrew_group.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@format_option
+@_fail_cleanly
+def homebrew_check(files, fmt):
+    """Check homebrew YAML files (folders: every *.yaml in them); exit 1 on any problem.
+
+    The same schemas as the database, night placement, bracket-vs-setup consistency and,
+    for each language, the database's translation checks.
+
+    Example:
+
+        scriptforge homebrew check examples/homebrew/pilgrim.yaml
+    """
+    from scriptforge.homebrew import check_files
+
+    results = check_files(files, _db())
+    if fmt == "json":
+        _print_json({"ok": not any(r["problems"] for r in results), "files": results})
+    else:
+        for result in results:
+            for problem in result["problems"]:
+                click.echo(f"Error: {problem}", err=True)
+            for warning in result["warnings"]:
+                click.echo(f"Warning: {warning}", err=True)
+            if not result["problems"]:
+                click.echo(f"{result['file']}: ok ({result['id']}, {', '.join(result['languages'])})")
+    sys.exit(1 if any(r["problems"] for r in results) else 0)
