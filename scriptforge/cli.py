@@ -39,9 +39,11 @@ def _print_json(data) -> None:
 
 
 def _db():
+    import os
+
     from scriptforge.database import load_database
 
-    db = load_database()
+    db = load_database(os.environ.get("SCRIPTFORGE_DATA") or None)  # another data dir, for tests
     homebrew = click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
     if homebrew:
         from scriptforge.homebrew import with_homebrew
@@ -576,3 +578,165 @@ def homebrew_check(files, fmt):
             if not result["problems"]:
                 click.echo(f"{result['file']}: ok ({result['id']}, {', '.join(result['languages'])})")
     sys.exit(1 if any(r["problems"] for r in results) else 0)
+
+
+# -- l10n commands
+
+
+@main.group()
+def l10n():
+    """Translator tools: status, diff, checks and .po exchange for the Korean and English texts."""
+
+
+@l10n.command("status")
+@format_option
+@_fail_cleanly
+def l10n_status(fmt):
+    """Per language and field: how many texts are translated, missing and stale.
+
+    Missing: the other language has the text, this one does not. Stale: the source text
+    changed after the translation was made (see `l10n confirm`).
+
+    Example:
+
+        scriptforge l10n status --format json
+    """
+    from scriptforge.l10n.provenance import status
+    from scriptforge.l10n.report import status_text
+
+    table = status(_db())
+    if fmt == "json":
+        _print_json(table)
+    else:
+        click.echo(status_text(table))
+
+
+@l10n.command("diff")
+@click.argument("ids", nargs=-1)
+@click.option("--from", "source", type=LANG, default="en", show_default=True, help="Source language.")
+@click.option("--to", "target", type=LANG, default="ko", show_default=True, help="Translation language.")
+@click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Compare our --to texts with a translation file in the official layout instead.")
+@format_option
+@_fail_cleanly
+def l10n_diff(ids, source, target, against_file, fmt):
+    """Show source and translation side by side per character and field; missing and stale marked.
+
+    With --against FILE (official layout: {"roles": {id: {"name", "ability", ...}}, "jinxes": {...}}),
+    list every difference in names, abilities and jinx texts between FILE and our --to texts.
+
+    Example:
+
+        scriptforge l10n diff --from en --to ko imp widow
+
+        scriptforge l10n diff --to ko --against ko.json --format json
+    """
+    from scriptforge.l10n import diff
+
+    db = _db()
+    if against_file:
+        rows = diff.against(db, against_file, target)
+        _print_json(rows) if fmt == "json" else click.echo(diff.against_text(rows, against_file, target))
+        return
+    rows = diff.diff_rows(db, source, target, ids)
+    _print_json(rows) if fmt == "json" else click.echo(diff.diff_text(rows, source, target))
+
+
+@l10n.command("check")
+@click.option("--lang", type=LANG, help="Check one language only (default: both).")
+@click.option("--ignore", multiple=True, metavar="CODE", help="Skip a check (repeatable); codes in docs/l10n-checks.md.")
+@click.option("--select", multiple=True, metavar="CODE", help="Run only these checks (repeatable).")
+@format_option
+@_fail_cleanly
+def l10n_check(lang, ignore, select, fmt):
+    """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
+
+    Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
+
+    Example:
+
+        scriptforge l10n check --lang ko --ignore missing --format json
+    """
+    from scriptforge.l10n.checks import findings_text, run_checks
+
+    findings = run_checks(_db(), (lang,) if lang else ("en", "ko"), ignore=ignore, select=select or None)
+    if fmt == "json":
+        _print_json({"ok": not any(f.severity == "error" for f in findings),
+                     "findings": [f.as_dict() for f in findings]})
+    else:
+        click.echo(findings_text(findings))
+    sys.exit(1 if any(f.severity == "error" for f in findings) else 0)
+
+
+@l10n.command("confirm")
+@click.argument("id_", metavar="ID", required=False)
+@click.argument("field", required=False)
+@click.option("--lang", type=LANG, help="The translation's language (default: the one recording a source, else ko).")
+@click.option("--all", "all_", is_flag=True, help="Stamp every translation (see below).")
+@_fail_cleanly
+def l10n_confirm(id_, field, lang, all_):
+    """Record that a translation matches its current source text (clears "stale").
+
+    ID is a character (name or id) with FIELD (ability, flavor, how_to_run, first_night_reminder, ...),
+    or "step", "reminder", "jinx", "ui" with the rest of the key (dusk.name, safe, widow-damsel,
+    teams.minion.name). --all re-stamps every translation that records a source and stamps every
+    text present in both languages that records none: into --lang if given, else into English
+    from Korean, then into Korean from English where the English text is not itself a translation.
+
+    Example:
+
+        scriptforge l10n confirm imp ability --lang ko
+
+        scriptforge l10n confirm --all
+    """
+    from scriptforge.l10n.provenance import confirm_command
+
+    db = _db()
+    written, count = confirm_command(db, id_, field, lang, all_)
+    for path in written:
+        click.echo(f"{path}")
+    click.echo(f"{count} text(s) confirmed; {len(written)} file(s) written")
+
+
+@l10n.command("export")
+@click.option("--lang", type=LANG, required=True, help="The translation language (msgstr); the other is msgid.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@_fail_cleanly
+def l10n_export(lang, out):
+    """Write a gettext .po file for Weblate, Poedit or pofilter.
+
+    msgctxt is the text's key (imp.ability, imp.how_to_run.2, imp.first_night_reminder,
+    step.dusk.name, reminder.safe, jinx.widow-damsel, ui.teams.minion.name), msgid the source
+    text, msgstr the translation; stale translations are marked fuzzy.
+
+    Example:
+
+        scriptforge l10n export --lang en -o en.po
+    """
+    from scriptforge.fileio import atomic_write_bytes
+    from scriptforge.l10n.po import export_po
+
+    atomic_write_bytes(out, export_po(_db(), lang))
+    click.echo(f"{out}")
+
+
+@l10n.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--lang", type=LANG, help="The file's language (default: its Language header).")
+@_fail_cleanly
+def l10n_import(file, lang):
+    """Read a .po file back into the data files (all or nothing; fuzzy and empty entries skipped).
+
+    A malformed file or an entry naming an unknown character, field, token or jinx changes
+    nothing and exits 2 with the file and line. Each imported text records the hash of its msgid.
+
+    Example:
+
+        scriptforge l10n import en.po
+    """
+    from scriptforge.l10n.po import import_po
+
+    lang, changes, written = import_po(_db(), file, lang)
+    for path in written:
+        click.echo(f"{path}")
+    click.echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")

@@ -1,6 +1,6 @@
 """The character database: facts once, texts per language, all checked against schemas on load."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import difflib
 from pathlib import Path
 import re
@@ -26,6 +26,10 @@ class Database:
     ui: dict[str, dict]  # lang -> ui.yaml contents
     glossary: dict[str, list[dict]]  # lang -> terms
     data_dir: Path
+    # lang -> text unit ("imp.ability", "imp.first_night_reminder", "step.dusk.name", "reminder.safe",
+    # "jinx.widow-damsel", "ui.teams.minion.name") -> (source lang, hash of the source text it was
+    # translated from); see scriptforge/l10n/provenance.py
+    provenance: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
     def __post_init__(self):
         index: dict[str, set[str]] = {}
@@ -134,10 +138,26 @@ def check_database(data_dir: Path | None = None) -> tuple[Database | None, list[
     return _Loader(Path(data_dir) if data_dir else DATA_DIR).load()
 
 
+def _night_unit(key: str) -> str:
+    """night.yaml provenance key -> text unit: first_night.imp -> imp.first_night_reminder."""
+    if key.startswith("steps."):
+        return "step." + key.removeprefix("steps.")
+    night, char_id = key.split(".", 1)
+    return f"{char_id}.{'first_night' if night == 'first_night' else 'other_night'}_reminder"
+
+
 class _Loader:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[DataError] = []
+        self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in LANGUAGES}
+
+    def _provenance(self, lang: str, data, unit) -> None:
+        """Record a file's `translated_from` block (removed from `data`) under text-unit keys."""
+        block = data.pop("translated_from", None) if isinstance(data, dict) else None
+        if block:
+            for key, digest in block["hashes"].items():
+                self.provenance[lang][unit(key)] = (block["lang"], digest)
 
     def _read(self, path: Path, schema: str, record_id: str | None = None):
         try:
@@ -169,6 +189,7 @@ class _Loader:
         night_texts = {lang: self._read(self.root / lang / "night.yaml", "night_texts") for lang in LANGUAGES}
         for lang, nt in night_texts.items():
             if nt:
+                self._provenance(lang, nt, _night_unit)
                 self._check_night_texts(lang, nt, night, texts[lang], records)
 
         characters = {}
@@ -208,8 +229,12 @@ class _Loader:
 
         jinxes = self._load_jinxes(records)
         labels = {lang: self._read(self.root / lang / "reminders.yaml", "reminders") or {} for lang in LANGUAGES}
+        for lang, table in labels.items():
+            self._provenance(lang, table, lambda k: f"reminder.{k}")
         self._check_labels(records, labels)
         ui = {lang: self._read(self.root / lang / "ui.yaml", "ui") or {} for lang in LANGUAGES}
+        for lang, words in ui.items():
+            self._provenance(lang, words, lambda k: f"ui.{k}")
         glossary = {}
         for lang in LANGUAGES:
             path = self.root / lang / "glossary.yaml"
@@ -238,6 +263,7 @@ class _Loader:
             ui=ui,
             glossary=glossary,
             data_dir=self.root,
+            provenance=self.provenance,
         )
         return db, self.problems
 
@@ -251,6 +277,7 @@ class _Loader:
                 continue
             data = self._read(path, "texts", record_id=char_id)
             if data is not None:
+                self._provenance(lang, data, lambda k, c=char_id: f"{c}.{k}")
                 out[char_id] = data
         return out
 
@@ -273,6 +300,8 @@ class _Loader:
         path = self.root / "jinxes.yaml"
         pairs = (self._read(path, "jinxes") or {"jinxes": []})["jinxes"]
         texts = {lang: self._read(self.root / lang / "jinxes.yaml", "jinx_texts") or {} for lang in LANGUAGES}
+        for lang, t in texts.items():
+            self._provenance(lang, t, lambda k: f"jinx.{k}")
         out = []
         for i, (a, b) in enumerate(pairs):
             for char_id in (a, b):

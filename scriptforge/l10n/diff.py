@@ -1,0 +1,102 @@
+"""Side-by-side texts of two languages, and comparison with an official-layout translation file."""
+
+import json
+from pathlib import Path
+
+from scriptforge.errors import InputError
+from scriptforge.l10n.provenance import state
+from scriptforge.l10n.units import all_units, character_units
+from scriptforge.names import normalize_id
+
+
+def diff_rows(db, source: str, target: str, ids=()) -> list[dict]:
+    """One row per unit: key, character, field, both texts and the target's state."""
+    if ids:
+        chars = [db.resolve(i).id for i in ids]
+        units = [u for c in chars for u in character_units(db, c)]
+    else:
+        units = all_units(db)
+    rows = []
+    for unit in units:
+        rows.append({"key": unit.key, "character": unit.character, "field": unit.field,
+                     source: unit.text(source), target: unit.text(target),
+                     "state": state(db, unit, target)})
+    for row in rows:
+        for lang in (source, target):
+            if isinstance(row[lang], tuple):
+                row[lang] = list(row[lang])
+    return rows
+
+
+def diff_text(rows: list[dict], source: str, target: str) -> str:
+    lines, current = [], object()
+    for row in rows:
+        if row["character"] != current:
+            current = row["character"]
+            lines.append(f"== {current}" if current else "== (night steps, labels, jinxes, UI)")
+        mark = {"missing": "  [MISSING]", "stale": "  [STALE]"}.get(row["state"], "")
+        lines.append(f"  {row['field'] if row['character'] else row['key']}{mark}")
+        for lang in (source, target):
+            value = row[lang]
+            if isinstance(value, list):
+                value = " | ".join(value)
+            lines.append(f"    {lang}: {value if value is not None else '—'}")
+    return "\n".join(lines)
+
+
+def read_official(path: Path) -> dict:
+    """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"invalid JSON: {getattr(exc, 'msg', exc)}",
+                         where=f"{path}:{getattr(exc, 'lineno', 1)}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("roles", {}), dict):
+        raise InputError("not a translation file: expected an object with a \"roles\" object", where=str(path))
+    return data
+
+
+def against(db, path: Path, lang: str) -> list[dict]:
+    """Every difference in names, abilities and jinx texts between our `lang` texts and the file."""
+    data = read_official(path)
+    out = []
+    for raw_id, role in data.get("roles", {}).items():
+        char_id = normalize_id(raw_id)
+        ch = db.characters.get(char_id)
+        if ch is None:
+            out.append({"id": raw_id, "field": None, "ours": None, "theirs": None, "kind": "unknown-character"})
+            continue
+        ours = ch.text(lang)
+        for field in ("name", "ability"):
+            theirs = role.get(field) if isinstance(role, dict) else None
+            mine = getattr(ours, field) if ours else None
+            if theirs is not None and theirs != mine:
+                out.append({"id": char_id, "field": field, "ours": mine, "theirs": theirs,
+                            "kind": "missing" if mine is None else "different"})
+    jinxes = {j.key: j for j in db.jinxes}
+    for key, theirs in (data.get("jinxes") or {}).items():
+        jinx = jinxes.get(key) or jinxes.get("-".join(reversed(key.split("-"))))
+        if jinx is None:
+            continue
+        mine = jinx.texts.get(lang)
+        if isinstance(theirs, str) and theirs != mine:
+            out.append({"id": jinx.key, "field": "jinx", "ours": mine, "theirs": theirs,
+                        "kind": "missing" if mine is None else "different"})
+    return out
+
+
+def against_text(rows: list[dict], path, lang: str) -> str:
+    if not rows:
+        return f"no differences in names and abilities ({lang}) with {path}"
+    lines = []
+    for row in rows:
+        if row["kind"] == "unknown-character":
+            lines.append(f"{row['id']}: not in our database")
+            continue
+        lines.append(f"{row['id']}.{row['field']}" + (" [MISSING in ours]" if row["kind"] == "missing" else ""))
+        lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
+        lines.append(f"  theirs: {row['theirs']}")
+    lines.append(f"{len(rows)} difference(s)")
+    return "\n".join(lines)

@@ -1,0 +1,255 @@
+"""Exchange with translation platforms (Weblate, Poedit, pofilter) as gettext .po files, via Babel.
+
+One entry per text unit: msgctxt is the unit key (`imp.ability`, list items `imp.how_to_run.2`,
+`imp.first_night_reminder`, `step.dusk.name`, `reminder.safe`, `jinx.widow-damsel`,
+`ui.teams.minion.name`), msgid the source-language text, msgstr the target-language text.
+A stale translation is exported as fuzzy; fuzzy and empty entries are not imported.
+
+Import checks everything before it writes anything: a malformed file, an unknown character,
+field, token, jinx or UI path, or a result that breaks a data file's schema is refused with the
+file and line (exit 2), and no data file changes. Files whose content does not change are not
+written, so importing an export changes nothing, byte for byte.
+"""
+
+from dataclasses import dataclass
+import datetime
+import io
+from pathlib import Path
+
+from scriptforge.errors import InputError
+from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
+from scriptforge.l10n.units import CHAR_FIELDS, LIST_FIELDS, all_units, other_language, text_hash
+from scriptforge.names import LANGUAGES, NIGHT_STEPS
+
+_FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
+_HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \
+          "msgctxt is the text's key; see 'scriptforge l10n export --help'."
+
+
+def export_po(db, lang: str) -> bytes:
+    """The .po file translating `lang` from the other language."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from scriptforge import __version__
+
+    source = other_language(lang)
+    catalog = Catalog(locale=lang, project="scriptforge", version=__version__, creation_date=_FIXED_DATE,
+                      revision_date=_FIXED_DATE, header_comment="# " + _HEADER.format(
+                          source=source, target=lang).replace("\n", "\n# "),
+                      fuzzy=False)
+    for unit in all_units(db):
+        src, tgt = unit.text(source), unit.text(lang)
+        if src is None:
+            continue
+        flags = ("fuzzy",) if state(db, unit, lang) == STALE else ()
+        label = db.characters[unit.character].name("en") if unit.character else None
+        comment = [f"{label}: {unit.field}"] if label else []
+        if unit.field in LIST_FIELDS:
+            tgt = tgt or ()
+            note = [f"{source} has {len(src)} items, {lang} {len(tgt)}"] if len(src) != len(tgt) else []
+            for i, item in enumerate(src):
+                catalog.add(item, tgt[i] if i < len(tgt) else "", context=f"{unit.key}.{i + 1}",
+                            auto_comments=comment + note, flags=flags)
+        else:
+            catalog.add(src, tgt or "", context=unit.key, auto_comments=comment, flags=flags)
+    out = io.BytesIO()
+    write_po(out, catalog, width=0, omit_header=False)
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Change:
+    key: str  # unit key
+    index: int | None  # list item (0-based) or None
+    text: str
+    msgid: str
+    line: int
+
+
+def _fail(path, line, message):
+    raise InputError(message, where=f"{path}:{line}")
+
+
+def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Change]]:
+    """The language and the entries of a .po file that change our texts; InputError on any problem."""
+    from babel.messages.pofile import PoFileError, read_po
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
+    try:
+        catalog = read_po(io.BytesIO(raw), abort_invalid=True)
+    except PoFileError as exc:
+        _fail(path, (getattr(exc, "lineno", 0) or 0) + 1, f"malformed .po file: {exc}")
+    except (ValueError, UnicodeDecodeError, LookupError) as exc:
+        _fail(path, 1, f"malformed .po file: {exc}")
+    lang = lang or (str(catalog.locale) if catalog.locale else None)
+    lang = lang.split("_")[0] if lang else None
+    if lang not in LANGUAGES:
+        _fail(path, 1, f"language {lang!r} is not one of {', '.join(LANGUAGES)}; "
+                       "set the header's Language or pass --lang")
+    source = other_language(lang)
+    units = {u.key: u for u in all_units(db)}
+    changes: list[Change] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        line = message.lineno or 1
+        if isinstance(message.id, tuple) or isinstance(message.string, tuple):
+            _fail(path, line, "plural entries are not used by scriptforge")
+        if not message.context:
+            _fail(path, line, f"entry {message.id[:30]!r} has no msgctxt (the key of the text)")
+        key, index = _parse_key(db, message.context, lang, path, line)
+        if not message.string or message.fuzzy:
+            continue
+        unit = units.get(key)
+        current = unit.text(lang) if unit else None
+        if index is not None:
+            current = current[index] if current and index < len(current) else None
+        if message.string != current:
+            changes.append(Change(key, index, message.string, message.id, line))
+    return lang, changes
+
+
+def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None]:
+    parts = context.split(".")
+    kind = parts[0]
+    if kind == "step":
+        if len(parts) != 3 or parts[1] not in NIGHT_STEPS or parts[2] not in ("name", "first_night", "other_nights"):
+            _fail(path, line, f"msgctxt {context!r}: not a night step text (step.<dusk|minioninfo|demoninfo|dawn>."
+                              "<name|first_night|other_nights>)")
+        return context, None
+    if kind == "reminder":
+        tokens = {t for ch in db.characters.values() for t in (*ch.reminders, *ch.reminders_global)}
+        tokens |= {t for table in db.reminder_labels.values() for t in table}
+        if len(parts) != 2 or parts[1] not in tokens:
+            _fail(path, line, f"msgctxt {context!r}: unknown reminder token")
+        return context, None
+    if kind == "jinx":
+        if len(parts) != 2 or parts[1] not in {j.key for j in db.jinxes}:
+            _fail(path, line, f"msgctxt {context!r}: no such jinx pair in data/jinxes.yaml")
+        return context, None
+    if kind == "ui":
+        node = db.ui.get(other_language(lang), {})
+        for step in parts[1:]:
+            node = node.get(step) if isinstance(node, dict) else None
+        if not isinstance(node, str):
+            _fail(path, line, f"msgctxt {context!r}: no such UI string")
+        return context, None
+    if kind not in db.characters:
+        hint = db.suggest(kind)
+        _fail(path, line, f"msgctxt {context!r}: unknown character '{kind}'"
+                          + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+    if len(parts) < 2 or parts[1] not in CHAR_FIELDS:
+        _fail(path, line, f"msgctxt {context!r}: unknown field; one of {', '.join(CHAR_FIELDS)}")
+    field = parts[1]
+    if field in LIST_FIELDS:
+        if len(parts) != 3 or not parts[2].isdigit() or int(parts[2]) < 1:
+            _fail(path, line, f"msgctxt {context!r}: a list item needs its number ({parts[0]}.{field}.1)")
+        return f"{parts[0]}.{field}", int(parts[2]) - 1
+    if len(parts) != 2:
+        _fail(path, line, f"msgctxt {context!r}: unknown field")
+    if field.endswith("_reminder"):
+        night = "first_night" if field == "first_night_reminder" else "other_nights"
+        order = db.first_night if night == "first_night" else db.other_nights
+        if parts[0] not in order and night not in db.characters[parts[0]].night:
+            _fail(path, line, f"msgctxt {context!r}: {parts[0]} does not wake on the {night.replace('_', ' ')}")
+    return context, None
+
+
+def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
+    """Write the changes (with provenance: the hash of the msgid they translate); all or nothing."""
+    from scriptforge.datafiles import validate
+    from scriptforge.errors import DataError
+
+    source = other_language(lang)
+    units = {u.key: u for u in all_units(db)}
+    docs: dict[Path, YamlDoc] = {}
+    hashes: dict[Path, dict] = {}
+    lists: dict[str, list] = {}
+    for change in sorted(changes, key=lambda c: (c.key, c.index or 0)):
+        where = slot(db.data_dir, lang, change.key)
+        doc = docs.get(where.path) or docs.setdefault(where.path, YamlDoc.read(where.path))
+        unit = units.get(change.key)
+        src = unit.text(source) if unit else None
+        if change.index is not None:
+            items = lists.setdefault(change.key, list((unit.text(lang) if unit else None) or ()))
+            if change.index > len(items):
+                _fail(path, change.line, f"msgctxt '{change.key}.{change.index + 1}': item {change.index} "
+                                         f"is missing in {lang}; translate the items in order")
+            items[change.index:change.index + 1] = [change.text]
+            _set(doc, where, lang, change.key, list(items), db)
+            src_items = list(src or ())
+            if change.index < len(src_items):
+                src_items[change.index] = change.msgid
+            basis = src_items
+        else:
+            _set(doc, where, lang, change.key, change.text, db)
+            basis = change.msgid
+        hashes.setdefault(where.path, {})[where.hash_key] = text_hash(basis)
+    for doc_path, table in hashes.items():
+        set_hashes(docs[doc_path], source, table)
+    first_line = {}
+    for change in changes:
+        first_line.setdefault(slot(db.data_dir, lang, change.key).path, change.line)
+        char_id, field = change.key.split(".", 1)
+        if field.endswith("_reminder") and lang not in db.characters[char_id].texts and \
+                (db.data_dir / lang / "characters" / f"{char_id}.yaml") not in docs:
+            _fail(path, change.line, f"{char_id} has no {lang} texts: translate its name and ability too")
+    for doc in docs.values():
+        if doc.path.parent.name == "characters" and not {"name", "ability"} <= set(doc.data):
+            _fail(path, first_line[doc.path], f"{doc.path.stem} has no {lang} texts yet: translate its name "
+                                              "and ability in the same file")
+        try:
+            validate(doc.data, _schema(doc.path), doc.path)
+        except DataError as exc:
+            raise InputError(f"the import would make an invalid data file: {exc}", where=str(path)) from None
+    return write_docs(list(docs.values()))
+
+
+def _schema(path: Path) -> str:
+    from scriptforge.l10n.provenance import schema_for
+
+    return schema_for(path)
+
+
+def _set(doc: YamlDoc, where, lang, key, value, db) -> None:
+    kind, _, rest = key.partition(".")
+    data = doc.data
+    if kind == "step":
+        step, field = rest.split(".")
+        data.setdefault("steps", {}).setdefault(step, {})[field] = value
+    elif kind in ("reminder", "jinx"):
+        data[rest] = value
+    elif kind == "ui":
+        *parents, leaf = rest.split(".")
+        node = data
+        for parent in parents:
+            node = node.setdefault(parent, {})
+        node[leaf] = value
+    elif rest.endswith("_reminder"):
+        night = "first_night" if rest == "first_night_reminder" else "other_nights"
+        data.setdefault("steps", {})
+        table = data.setdefault(night, {})
+        if kind not in table:
+            order = list(db.first_night if night == "first_night" else db.other_nights)
+            pos = {c: i for i, c in enumerate(order)}
+            items = list(table.items()) + [(kind, value)]
+            if all(c in pos for c, _ in items):
+                items.sort(key=lambda kv: pos[kv[0]])
+            table.clear()
+            table.update(items)
+        table[kind] = value
+    else:
+        data[rest] = value
+        ordered = {k: data[k] for k in ("name", "aliases", *CHAR_FIELDS, "translated_from") if k in data}
+        data.clear()
+        data.update(ordered)
+
+
+def import_po(db, path: Path, lang: str | None = None) -> tuple[str, list[Change], list[Path]]:
+    lang, changes = read_changes(db, path, lang)
+    written = apply_changes(db, lang, changes, path) if changes else []
+    return lang, changes, written

@@ -1,0 +1,231 @@
+"""Where a translation came from: per text unit, the hash of the source text it was translated
+from, kept in a `translated_from: {lang, hashes}` block of the file that holds the translation.
+
+- data/<lang>/characters/<id>.yaml: hashes keyed by field (ability, flavor, how_to_run, ...);
+- data/<lang>/night.yaml: keyed "first_night.<id>", "other_nights.<id>", "steps.<step>.<field>";
+- data/<lang>/reminders.yaml: keyed by token id; data/<lang>/jinxes.yaml: keyed "a-b";
+- data/<lang>/ui.yaml: keyed by dotted path ("teams.minion.name").
+
+A unit is *stale* when the source text's hash no longer matches the recorded one (the source was
+edited after the translation was made). Texts without a block are originals, never stale.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from scriptforge.fileio import atomic_write_text, dump_yaml
+from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, other_language, text_hash
+from scriptforge.names import LANGUAGES
+
+TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
+
+
+def state(db, unit: Unit, lang: str) -> str | None:
+    """translated, missing (the other language has it, this one not), stale, or None (neither)."""
+    if unit.text(lang) is None:
+        return MISSING if unit.texts else None
+    recorded = db.provenance.get(lang, {}).get(unit.key)
+    if recorded:
+        source, digest = recorded
+        value = unit.text(source)
+        if value is None or text_hash(value) != digest:
+            return STALE
+    return TRANSLATED
+
+
+def source_of(db, unit: Unit, lang: str) -> str | None:
+    """The language `lang`'s text of `unit` was translated from, if recorded."""
+    recorded = db.provenance.get(lang, {}).get(unit.key)
+    return recorded[0] if recorded else None
+
+
+# -- where a unit's provenance is written -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slot:
+    path: Path  # the file holding the translation
+    hash_key: str  # key inside its translated_from.hashes
+    order: int  # position for a stable order of hashes
+
+
+def slot(root: Path, lang: str, key: str) -> Slot:
+    kind, _, rest = key.partition(".")
+    if kind == "step":
+        return Slot(root / lang / "night.yaml", f"steps.{rest}", 0)
+    if kind == "reminder":
+        return Slot(root / lang / "reminders.yaml", rest, 0)
+    if kind == "jinx":
+        return Slot(root / lang / "jinxes.yaml", rest, 0)
+    if kind == "ui":
+        return Slot(root / lang / "ui.yaml", rest, 0)
+    char_id, field = kind, rest
+    if field in ("first_night_reminder", "other_night_reminder"):
+        night = "first_night" if field == "first_night_reminder" else "other_nights"
+        return Slot(root / lang / "night.yaml", f"{night}.{char_id}", 0)
+    return Slot(root / lang / "characters" / f"{char_id}.yaml", field, CHAR_FIELDS.index(field))
+
+
+class YamlDoc:
+    """A data file as its leading comment lines plus its data; written back in the same layout
+    (the shipped files are exactly `dump_yaml` of their data below the comment header)."""
+
+    def __init__(self, path: Path, data=None, header: str = ""):
+        self.path, self.data, self.header = path, data, header
+
+    @classmethod
+    def read(cls, path: Path) -> "YamlDoc":
+        if not path.exists():
+            return cls(path, {}, "")
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        n = 0
+        while n < len(lines) and lines[n].startswith("#"):
+            n += 1
+        return cls(path, yaml.safe_load(text) or {}, "".join(lines[:n]))
+
+    def dumps(self) -> str:
+        return self.header + dump_yaml(self.data)
+
+
+def _order_hashes(hashes: dict, path: Path) -> dict:
+    if path.parent.name == "characters":
+        return {k: hashes[k] for k in sorted(hashes, key=CHAR_FIELDS.index)}
+    return dict(sorted(hashes.items()))
+
+
+def set_hashes(doc: YamlDoc, source: str, hashes: dict[str, str]) -> None:
+    """Merge `hashes` into the document's translated_from block (kept last in the file)."""
+    block = doc.data.pop("translated_from", None) or {"lang": source, "hashes": {}}
+    merged = {**block["hashes"], **hashes}
+    doc.data["translated_from"] = {"lang": source, "hashes": _order_hashes(merged, doc.path)}
+
+
+def write_docs(docs: list[YamlDoc]) -> list[Path]:
+    """Validate every document against its schema, then write those whose bytes change."""
+    from scriptforge.datafiles import validate
+
+    for doc in docs:
+        validate(doc.data, schema_for(doc.path), doc.path)
+    written = []
+    for doc in docs:
+        text = doc.dumps()
+        old = doc.path.read_text(encoding="utf-8") if doc.path.exists() else None
+        if text != old:
+            atomic_write_text(doc.path, text)
+            written.append(doc.path)
+    return written
+
+
+def schema_for(path: Path) -> str:
+    if path.parent.name == "characters":
+        return "texts"
+    return {"night.yaml": "night_texts", "reminders.yaml": "reminders", "jinxes.yaml": "jinx_texts",
+            "ui.yaml": "ui", "glossary.yaml": "glossary"}[path.name]
+
+
+# -- confirming ------------------------------------------------------------------------------
+
+
+def plan_confirm(db, lang: str | None = None, keys=None) -> list[tuple[str, str, str]]:
+    """(translation lang, unit key, source lang) to stamp.
+
+    With `keys`, those units in `lang`. Otherwise every unit that already records a source is
+    re-stamped; units that record none in either language are stamped as translations into
+    `lang` (default: into English from Korean first, then into Korean from English), except where
+    the source text is itself recorded as a translation from that language (no cycles).
+    """
+    units = {u.key: u for u in all_units(db)}
+    plan: list[tuple[str, str, str]] = []
+    recorded = {(l, k) for l in db.provenance for k in db.provenance[l]}
+    if keys is not None:
+        for key in keys:
+            unit = units[key]
+            source = source_of(db, unit, lang) or other_language(lang)
+            plan.append((lang, key, source))
+        return plan
+    targets = [lang] if lang else ["en", "ko"]
+    for target in targets:
+        source = other_language(target)
+        for unit in units.values():
+            if unit.text(target) is None or unit.text(source) is None:
+                continue
+            if (target, unit.key) in recorded:
+                plan.append((target, unit.key, db.provenance[target][unit.key][0]))
+            elif (source, unit.key) not in recorded:
+                plan.append((target, unit.key, source))
+                recorded.add((target, unit.key))
+    return plan
+
+
+def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
+    """Record the current source text's hash for each planned unit; returns the files written."""
+    units = {u.key: u for u in all_units(db)}
+    docs: dict[Path, YamlDoc] = {}
+    per_doc: dict[Path, tuple[str, dict]] = {}
+    for lang, key, source in plan:
+        value = units[key].text(source)
+        if value is None or units[key].text(lang) is None:
+            continue
+        where = slot(db.data_dir, lang, key)
+        if where.path not in docs:
+            docs[where.path] = YamlDoc.read(where.path)
+            per_doc[where.path] = (source, {})
+        per_doc[where.path][1][where.hash_key] = text_hash(value)
+    for path, (source, hashes) in per_doc.items():
+        set_hashes(docs[path], source, hashes)
+    return write_docs(list(docs.values()))
+
+
+def status(db) -> dict:
+    """{lang: {group: {translated, missing, stale}}} for every unit, plus the glossary."""
+    from scriptforge.l10n.units import GROUPS, glossary_keys
+
+    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in GROUPS} for lang in LANGUAGES}
+    for unit in all_units(db):
+        for lang in LANGUAGES:
+            st = state(db, unit, lang)
+            if st == STALE:
+                out[lang][unit.group][TRANSLATED] += 1
+                out[lang][unit.group][STALE] += 1
+            elif st:
+                out[lang][unit.group][st] += 1
+    keys = {lang: glossary_keys(db, lang) for lang in LANGUAGES}
+    for lang in LANGUAGES:
+        other = keys[other_language(lang)]
+        out[lang]["glossary"][TRANSLATED] = len(keys[lang])
+        out[lang]["glossary"][MISSING] = len(other - keys[lang])
+    return out
+
+
+def confirm_command(db, name: str | None, field: str | None, lang: str | None, all_: bool):
+    """What `l10n confirm` does: (files written, number of texts confirmed)."""
+    from scriptforge.errors import ScriptforgeError
+
+    if all_:
+        if name or field:
+            raise ScriptforgeError("give either ID FIELD or --all, not both")
+        plan = plan_confirm(db, lang)
+        return confirm(db, plan), len(plan)
+    if not (name and field):
+        raise ScriptforgeError("give ID and FIELD (e.g. 'imp ability'), or --all")
+    if name in ("step", "reminder", "jinx", "ui"):
+        key = f"{name}.{field}"
+    else:
+        key = f"{db.resolve(name).id}.{field}"
+    units = {u.key: u for u in all_units(db)}
+    if key not in units:
+        raise ScriptforgeError(f"no text '{key}'; fields: name, ability, flavor, overview, how_to_run, "
+                               "examples, first_night_reminder, other_night_reminder")
+    if lang is None:
+        recorded = [l for l in LANGUAGES if key in db.provenance.get(l, {})]
+        if len(recorded) != 1:
+            raise ScriptforgeError(f"'{key}': say which language is the translation with --lang")
+        lang = recorded[0]
+    unit = units[key]
+    if unit.text(lang) is None or unit.text(other_language(lang)) is None:
+        raise ScriptforgeError(f"'{key}' needs a text in both languages to be confirmed")
+    plan = plan_confirm(db, lang, [key])
+    return confirm(db, plan), len(plan)

@@ -1,0 +1,244 @@
+"""Translator tools: provenance, status, checks (one injected defect per check), diff, confirm."""
+
+import json
+from pathlib import Path
+import re
+import subprocess
+import sys
+
+import pytest
+
+from scriptforge.cli import main
+from scriptforge.database import load_database
+from scriptforge.l10n.checks import REGISTRY, run_checks
+from scriptforge.l10n.provenance import YamlDoc, confirm, plan_confirm, status
+from scriptforge.l10n.units import text_hash
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _keys(findings):
+    return {(f.code, f.lang, f.character, f.field) for f in findings}
+
+
+def _edit(path: Path, change) -> None:
+    doc = YamlDoc.read(path)
+    change(doc.data)
+    path.write_text(doc.dumps(), encoding="utf-8")
+
+
+def _replace(key, old, new):
+    def change(data):
+        assert old in data[key], (old, data[key])
+        data[key] = data[key].replace(old, new, 1)
+    return change
+
+
+def _set_name(data, name):
+    data["name"] = name
+
+
+def _rename_goon(data_dir):
+    _edit(data_dir / "ko/characters/goon.yaml", lambda d: _set_name(d, "마녀"))
+
+    def glossary(data):
+        for term in data["terms"]:
+            if term.get("character") == "goon":
+                term["term"] = "마녀"
+    _edit(data_dir / "ko/glossary.yaml", glossary)
+
+
+def _edit_after_translation(data_dir):
+    db = load_database(data_dir)
+    confirm(db, plan_confirm(db, "ko", ["imp.ability"]))
+    assert not run_checks(load_database(data_dir), select=["stale"])
+    _edit(data_dir / "en/characters/imp.yaml", _replace("ability", "they die", "they die at once"))
+
+
+DEFECTS = {
+    "missing flavor": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: x.pop("flavor")),
+                       {("missing", "ko", "imp", "flavor")}),
+    "lost night star": (lambda d: _edit(d / "ko/characters/monk.yaml", _replace("ability", "매일 밤*", "매일 밤")),
+                        {("night-marker", "ko", "monk", "ability")}),
+    "baron bracket": (lambda d: _edit(d / "ko/characters/baron.yaml", _replace("ability", "[외지인 +2명]", "[외지인 +1명]")),
+                      {("setup-bracket", "ko", "baron", "ability")}),
+    "preacher variant": (lambda d: _edit(d / "ko/characters/preacher.yaml",
+                                         _replace("overview", "전도사는 하수인들의", "설교자는 하수인들의")),
+                         {("glossary-variant", "ko", "preacher", "overview")}),
+    "sailor dusk": (lambda d: _edit(d / "ko/characters/sailor.yaml", _replace("ability", "황혼까지", "해질녘까지")),
+                    {("glossary-variant", "ko", "sailor", "ability")}),
+    "widow misspelt (ko)": (lambda d: _edit(d / "ko/jinxes.yaml", _replace("widow-damsel", "미망인이", "미망임이")),
+                            {("name-misspelt", "ko", None, "jinx.widow-damsel")}),
+    "widow misspelt (en)": (lambda d: _edit(d / "en/jinxes.yaml", _replace("widow-damsel", "while a Widow", "while a Widdow")),
+                            {("name-misspelt", "en", None, "jinx.widow-damsel")}),
+    "two characters named alike": (_rename_goon, {("name-collision", "ko", "goon", "name")}),
+    "english ability edited after translation": (_edit_after_translation, {("stale", "ko", "imp", "ability")}),
+    "double space": (lambda d: _edit(d / "en/characters/imp.yaml", _replace("flavor", "sharp and", "sharp  and")),
+                     {("whitespace", "en", "imp", "flavor")}),
+    "unbalanced bracket": (lambda d: _edit(d / "ko/characters/monk.yaml", _replace("ability", "(당신을", "당신을")),
+                           {("unbalanced", "ko", "monk", "ability")}),
+    "untranslated": (lambda d: _edit(d / "ko/reminders.yaml", lambda x: x.__setitem__("safe", "Safe")),
+                     {("untranslated", "ko", None, "reminder.safe")}),
+    "name differs from glossary": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: _set_name(x, "임프 악마")),
+                                   {("name-glossary", "ko", "imp", "name")}),
+}
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return _keys(run_checks(load_database()))
+
+
+@pytest.mark.parametrize("defect", list(DEFECTS))
+def test_each_defect_fires_exactly_its_check(defect, data_copy, baseline):
+    inject, expected = DEFECTS[defect]
+    inject(data_copy)
+    new = _keys(run_checks(load_database(data_copy))) - baseline
+    assert new == expected
+
+
+def test_every_check_has_an_injected_defect():
+    fired = {code for _, keys in DEFECTS.values() for code, *_ in keys}
+    assert fired == set(REGISTRY)
+
+
+def test_shipped_data_has_no_finding_but_missing_texts(db):
+    assert [f.as_dict() for f in run_checks(db, ignore=["missing"])] == []
+
+
+def test_variant_glued_to_a_syllable_is_not_a_variant(data_copy, baseline):
+    # 플레이어부터 contains 어부 (a variant of 낚시꾼) glued to 이: not a finding
+    _edit(data_copy / "ko/characters/imp.yaml", _replace("flavor", "믿으십시오.", "믿으십시오. 플레이어부터."))
+    assert _keys(run_checks(load_database(data_copy))) - baseline == set()
+
+
+def test_docs_and_registry_agree():
+    text = (ROOT / "docs" / "l10n-checks.md").read_text(encoding="utf-8")
+    documented = dict(re.findall(r"^## (\S+)\n\nSeverity: (\w+)\.", text, flags=re.M))
+    assert documented == {code: c.severity for code, c in REGISTRY.items()}
+    for c in REGISTRY.values():
+        assert c.summary and "\n" not in c.summary
+
+
+def test_provenance_is_loaded_and_stale_is_detected(data_copy):
+    db = load_database(data_copy)
+    written = confirm(db, plan_confirm(db, "ko", ["imp.ability", "imp.how_to_run", "imp.other_night_reminder",
+                                                  "reminder.safe", "jinx.widow-damsel", "step.dusk.name",
+                                                  "ui.teams.minion.name"]))
+    assert len(written) == 5
+    db = load_database(data_copy)
+    imp = db.characters["imp"]
+    assert db.provenance["ko"]["imp.ability"] == ("en", text_hash(imp.texts["en"].ability))
+    assert db.provenance["ko"]["imp.how_to_run"] == ("en", text_hash("\n".join(imp.texts["en"].how_to_run)))
+    assert set(db.provenance["ko"]) == {"imp.ability", "imp.how_to_run", "imp.other_night_reminder",
+                                        "reminder.safe", "jinx.widow-damsel", "step.dusk.name",
+                                        "ui.teams.minion.name"}
+    block = YamlDoc.read(data_copy / "ko/characters/imp.yaml").data["translated_from"]
+    assert block == {"lang": "en", "hashes": {"ability": text_hash(imp.texts["en"].ability),
+                                              "how_to_run": text_hash("\n".join(imp.texts["en"].how_to_run))}}
+    assert status(db)["ko"]["ability"]["stale"] == 0
+    _edit(data_copy / "en/night.yaml", lambda d: d["other_nights"].__setitem__("imp", "Wake the Imp."))
+    _edit(data_copy / "en/ui.yaml", lambda d: d["teams"]["minion"].__setitem__("name", "Minion!"))
+    table = status(load_database(data_copy))
+    assert table["ko"]["other_night_reminder"]["stale"] == 1 and table["ko"]["ui"]["stale"] == 1
+
+
+def test_confirm_all_stamps_translations_without_cycles(data_copy):
+    db = load_database(data_copy)
+    confirm(db, plan_confirm(db))
+    db = load_database(data_copy)
+    both = [k for k in db.provenance["en"] if k in db.provenance["ko"]]
+    assert both == []
+    assert db.provenance["en"]["imp.ability"][0] == "ko"
+    assert not run_checks(db, select=["stale"])
+    # a second --all changes nothing
+    before = {p: p.read_bytes() for p in data_copy.rglob("*.yaml")}
+    confirm(db, plan_confirm(db))
+    assert before == {p: p.read_bytes() for p in data_copy.rglob("*.yaml")}
+
+
+# -- CLI ------------------------------------------------------------------------------------------
+
+
+def _env(data_dir):
+    return {"SCRIPTFORGE_DATA": str(data_dir)}
+
+
+def test_cli_status(runner):
+    result = runner.invoke(main, ["l10n", "status", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)
+    assert set(table) == {"en", "ko"}
+    assert table["en"]["ability"]["translated"] + table["en"]["ability"]["missing"] == len(load_database().characters)
+    text = runner.invoke(main, ["l10n", "status"]).output
+    assert "reminder_labels" in text and "glossary" in text
+
+
+def test_cli_check_exit_codes_and_json(runner, data_copy):
+    ok = runner.invoke(main, ["l10n", "check", "--ignore", "missing"], env=_env(data_copy))
+    assert ok.exit_code == 0, ok.output
+    _edit(data_copy / "ko/characters/sailor.yaml", _replace("ability", "황혼까지", "해질녘까지"))
+    bad = runner.invoke(main, ["l10n", "check", "--lang", "ko", "--ignore", "missing", "--format", "json"],
+                        env=_env(data_copy))
+    assert bad.exit_code == 1
+    report = json.loads(bad.output)
+    assert report["ok"] is False
+    [finding] = report["findings"]
+    assert finding["code"] == "glossary-variant" and finding["character"] == "sailor"
+    assert finding["field"] == "ability" and "'황혼'" in finding["message"]
+    assert runner.invoke(main, ["l10n", "check", "--lang", "en", "--ignore", "missing"],
+                         env=_env(data_copy)).exit_code == 0
+    unknown = runner.invoke(main, ["l10n", "check", "--ignore", "nonsense"])
+    assert unknown.exit_code == 1 and "unknown check code" in unknown.output
+
+
+def test_cli_confirm(runner, data_copy):
+    result = runner.invoke(main, ["l10n", "confirm", "임프", "ability", "--lang", "ko"], env=_env(data_copy))
+    assert result.exit_code == 0, result.output
+    _edit(data_copy / "en/characters/imp.yaml", _replace("ability", "they die", "they die at once"))
+    stale = runner.invoke(main, ["l10n", "check", "--select", "stale"], env=_env(data_copy))
+    assert stale.exit_code == 1 and "l10n confirm imp ability --lang ko" in stale.output
+    diff = runner.invoke(main, ["l10n", "diff", "imp"], env=_env(data_copy))
+    assert "ability  [STALE]" in diff.output
+    again = runner.invoke(main, ["l10n", "confirm", "imp", "ability"], env=_env(data_copy))
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(main, ["l10n", "check", "--select", "stale"], env=_env(data_copy)).exit_code == 0
+    assert runner.invoke(main, ["l10n", "confirm", "imp", "colour", "--lang", "ko"]).exit_code == 1
+    everything = runner.invoke(main, ["l10n", "confirm", "--all"], env=_env(data_copy))
+    assert everything.exit_code == 0 and "confirmed" in everything.output
+
+
+def test_cli_diff(runner):
+    result = runner.invoke(main, ["l10n", "diff", "--from", "en", "--to", "ko", "widow", "imp"])
+    assert result.exit_code == 0, result.output
+    assert "== widow" in result.output and "name  [MISSING]" in result.output
+    assert "ko: 임프" in result.output
+    rows = json.loads(runner.invoke(main, ["l10n", "diff", "imp", "--format", "json"]).output)
+    assert {r["field"] for r in rows} >= {"name", "ability", "how_to_run"}
+    assert all(r["state"] == "translated" for r in rows)
+
+
+def test_cli_diff_against_official_file(runner):
+    path = FIXTURES / "official-ko.json"
+    result = runner.invoke(main, ["l10n", "diff", "--to", "ko", "--against", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {(r["id"], r["field"]): r for r in json.loads(result.output)}
+    assert ("imp", "name") not in rows and ("imp", "ability") not in rows  # the same
+    assert rows[("monk", "ability")]["kind"] == "different"
+    assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": None, "theirs": "과부",
+                                       "kind": "missing"}
+    assert rows[("legion", None)]["kind"] == "unknown-character"
+    assert rows[("widow-damsel", "jinx")]["kind"] == "different"
+    text = runner.invoke(main, ["l10n", "diff", "--against", str(path)]).output
+    assert "monk.ability" in text and "theirs: 과부" in text
+    bad = runner.invoke(main, ["l10n", "diff", "--against", str(FIXTURES / "broken.po")])
+    assert bad.exit_code == 2 and "broken.po:" in bad.output
+
+
+def test_reference_commands_do_not_import_l10n_or_babel():
+    code = ("import sys; from click.testing import CliRunner; from scriptforge.cli import main; "
+            "r = CliRunner().invoke(main, ['show', 'imp']); assert r.exit_code == 0, r.output; "
+            "print(sorted(m for m in sys.modules if m.startswith(('babel', 'scriptforge.l10n'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
