@@ -1,0 +1,282 @@
+"""Sheets for the other games (Salem 1692, Werewolf, Mafia): view models and the build behind
+`scriptforge build --game …` and `scriptforge nightsheet --game …`.
+
+Two documents per game, in ko, en or ko+en (Korean texts, each English name small beside it):
+
+- the reference sheet (``game_sheet.html.j2``): setup tables (a table the source does not give is
+  printed as "not given in the source" with the reason), every role or card grouped by kind or
+  team with its text, conditions and notes, then the setup steps, turn and rule sections;
+- the moderator's sheet (``game_night.html.j2``): the first-night and later-night scripts (what
+  to say, what to do; Salem's confession and dawn reveal), then the day phases (Werewolf's and
+  Mafia's votes and defence).
+
+Templates only loop over these dataclasses; every decision is made here. The pages flow (these
+sheets are references, not one-page handouts), and a table row is never split across pages.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scriptforge.errors import InputError
+from scriptforge.games import GameDatabase, Role, ability_conditions, load_game
+from scriptforge.render.views import SHEET_LANGUAGES
+
+#: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
+GROUP_COLOURS = {
+    "town_hall": "#6b4a1e", "tryal": "#5c3c7a", "black": "#1e1b18", "green": "#2f7d3a", "blue": "#1d5aa6",
+    "red": "#a8231b", "special": "#4a4f5c", "token": "#8a6d1d", "equipment": "#4a4f5c", "moderator": "#4a4f5c",
+    "wolf": "#8e1016", "mafia": "#8e1016", "citizens": "#1d5aa6", "ratman": "#6a4a9c",
+    "town": "#1d5aa6", "witches": "#8e1016",
+}
+DEFAULT_COLOUR = "#4a4f5c"
+
+
+@dataclass
+class RoleRow:
+    id: str
+    name: str
+    second_name: str | None
+    text: str | None
+    notes: list[str]
+    conditions: list[str]
+    team: str | None = None  # the team's name, shown where roles are grouped by kind
+    text_missing: str | None = None  # "not given in the source" where the source has no text
+
+
+@dataclass
+class GroupView:
+    id: str
+    title: str
+    colour: str
+    note: str | None
+    roles: list[RoleRow]
+
+
+@dataclass
+class SetupView:
+    id: str
+    title: str
+    rows: list[tuple[str, str]] | None  # (players, count) or None when the source gives no table
+    note: str | None
+    missing: str | None  # "not given in the source"
+
+
+@dataclass
+class SectionView:
+    id: str
+    title: str
+    items: list[str]
+    numbered: bool = False
+
+
+@dataclass
+class StepRow:
+    id: str
+    name: str
+    second_name: str | None
+    say: str | None = None
+    do: str | None = None
+    text: str | None = None
+    items: list[str] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+    is_role: bool = False
+
+
+@dataclass
+class SequenceView:
+    id: str
+    kind: str
+    title: str
+    note: str | None
+    steps: list[StepRow]
+    new_page: bool = False
+
+
+@dataclass
+class GameSheetView:
+    """Everything the two game templates show."""
+
+    game: str
+    lang: str  # ko | en | ko+en
+    html_lang: str
+    paper: str
+    title: str
+    subtitle: str
+    labels: dict
+    summary: str | None = None
+    groups: list[GroupView] = field(default_factory=list)
+    setup: list[SetupView] = field(default_factory=list)
+    sections: list[SectionView] = field(default_factory=list)
+    procedures: list[SequenceView] = field(default_factory=list)  # setup and turn, on the reference sheet
+    sequences: list[SequenceView] = field(default_factory=list)  # nights and days: the moderator's pages
+    scale: float = 1.0
+
+    def all_text(self) -> str:
+        parts = [self.title, self.subtitle, self.summary or "", *(str(v) for v in self.labels.values())]
+        for g in self.groups:
+            parts += [g.title, g.note or ""]
+            for r in g.roles:
+                parts += [r.name, r.second_name or "", r.text or "", *r.notes, *r.conditions, r.team or "",
+                          r.text_missing or ""]
+        for s in self.setup:
+            parts += [s.title, s.note or "", s.missing or "", *(a + b for a, b in s.rows or [])]
+        for s in self.sections:
+            parts += [s.title, *s.items]
+        for q in (*self.procedures, *self.sequences):
+            parts += [q.title, q.note or ""]
+            for st in q.steps:
+                parts += [st.name, st.second_name or "", st.say or "", st.do or "", st.text or "", *st.items,
+                          *st.conditions]
+        return "".join(parts)
+
+
+def _span(players: tuple[int, int]) -> str:
+    return str(players[0]) if players[0] == players[1] else f"{players[0]}–{players[1]}"
+
+
+def _second(item, second: str | None) -> str | None:
+    if not second or second not in item.texts:
+        return None
+    return item.texts[second].name
+
+
+def game_view(gdb: GameDatabase, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
+              night: bool = False) -> GameSheetView:
+    """The view model of a game's reference sheet (`sheet`) and/or moderator's sheet (`night`)."""
+    lang, second = SHEET_LANGUAGES[sheet_lang]
+    texts = gdb.texts[lang]
+    labels = dict(gdb.ui[lang]["labels"])
+    if gdb.players:
+        subtitle = labels["player_range"].format(min=gdb.players[0], max=gdb.players[1])
+    else:
+        subtitle = f"{labels['players']}: {labels['not_given']}"
+    view = GameSheetView(game=gdb.id, lang=sheet_lang, html_lang=lang, paper=paper, title=texts["name"],
+                         subtitle=subtitle, labels=labels, summary=texts["summary"] if sheet else None)
+    if sheet:
+        view.setup = _setup_views(gdb, lang, labels)
+        view.groups = _group_views(gdb, lang, second, labels)
+        kinds = ("setup",) if night else ("setup", "day")  # with --night the day phases are on the moderator's pages
+        view.procedures = [_sequence_view(gdb, s, lang, second, labels) for s in gdb.sequences if s.kind in kinds]
+        view.sections = [SectionView(id=s, title=texts["sections"][s]["title"], items=list(texts["sections"][s]["items"]),
+                                     numbered=texts["sections"][s].get("numbered", False)) for s in gdb.sections]
+    if night:
+        ordered = [s for s in gdb.sequences if s.kind == "night"] + [s for s in gdb.sequences if s.kind == "day"]
+        for i, seq in enumerate(ordered):
+            row = _sequence_view(gdb, seq, lang, second, labels)
+            # a new page where the moderator's script gives way to the town crier's (Salem) or to the day
+            row.new_page = i > 0 and (seq.script != ordered[i - 1].script or seq.kind != ordered[i - 1].kind)
+            view.sequences.append(row)
+    return view
+
+
+def _setup_views(gdb: GameDatabase, lang: str, labels: dict) -> list[SetupView]:
+    texts = gdb.texts[lang]
+    out = []
+    for table in gdb.setup:
+        note = texts.get("setup_notes", {}).get(table.id)
+        rows = None
+        if table.rows is not None:
+            rows = [(_span(r.players), f"{r.count}" if r.keep is None else f"{r.count} / {r.keep}") for r in table.rows]
+        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note,
+                             missing=labels["not_given"] if table.rows is None else None))
+    return out
+
+
+def _group_views(gdb: GameDatabase, lang: str, second: str | None, labels: dict) -> list[GroupView]:
+    texts = gdb.texts[lang]
+    out = []
+    for group, roles in gdb.roles_by_group():
+        title = gdb.kind_name(group, lang) if gdb.group_by == "kind" else gdb.team_name(group, lang)
+        rows = [_role_row(gdb, r, lang, second, labels) for r in roles]
+        out.append(GroupView(id=group, title=title, colour=GROUP_COLOURS.get(group, DEFAULT_COLOUR),
+                             note=texts.get("kind_notes", {}).get(group), roles=rows))
+    return out
+
+
+def _role_row(gdb: GameDatabase, role: Role, lang: str, second: str | None, labels: dict) -> RoleRow:
+    t = role.texts[lang]
+    return RoleRow(id=role.id, name=t.name, second_name=_second(role, second), text=t.text, notes=list(t.notes),
+                   conditions=ability_conditions(gdb, role, lang),
+                   team=gdb.team_name(role.team, lang) if role.team and gdb.group_by == "kind" else None,
+                   text_missing=labels["text_not_given"] if "text" in role.missing else None)
+
+
+def _sequence_view(gdb: GameDatabase, seq, lang: str, second: str | None, labels: dict) -> SequenceView:
+    texts = gdb.texts[lang]
+    note = texts.get("sequence_notes", {}).get(seq.id)
+    if not seq.order_given:
+        note = f"{note} {labels['order_not_given']}" if note else labels["order_not_given"]
+    steps = []
+    for sid in seq.steps:
+        item = gdb.item(sid)
+        if isinstance(item, Role):
+            t = item.texts[lang]
+            steps.append(StepRow(id=sid, name=t.name, second_name=_second(item, second), text=t.text,
+                                 conditions=ability_conditions(gdb, item, lang), is_role=True))
+        else:
+            t = item.texts[lang]
+            steps.append(StepRow(id=sid, name=t.name, second_name=_second(item, second), say=t.say, do=t.do,
+                                 text=t.text, items=list(t.items)))
+    return SequenceView(id=seq.id, kind=seq.kind, title=texts["sequences"][seq.id], note=note, steps=steps)
+
+
+# -- building --------------------------------------------------------------------------------
+
+
+def game_target(game: str, out: Path | None, fmt: str, suffix: str) -> Path:
+    """Default `<game><suffix>.<fmt>` in the current folder; `out` is a file, or a folder if it is one."""
+    name = f"{game}{suffix}.{fmt}"
+    if out is None:
+        return Path(name)
+    if Path(out).is_dir() or str(out).endswith(("/", "\\")):
+        return Path(out) / name
+    return Path(out)
+
+
+def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
+               fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
+               icons_dir=None):
+    """Render a game's reference sheet and/or moderator's sheet and write the output(s).
+
+    `scripts`, `back` and `icons_dir` belong to Blood on the Clocktower scripts; given with a
+    game they are a user mistake (InputError).
+    """
+    from scriptforge.render.build import BuildResult, write_rendered
+
+    if scripts:
+        raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
+                         f"drop them, or use --game botc to render scripts")
+    for flag, value in (("--back", back), ("--icons", icons_dir)):
+        if value:
+            raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
+    gdb = load_game(game)
+    view = game_view(gdb, lang, paper, sheet=sheet, night=night)
+    template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
+    suffix = "-sheet" if sheet else "-night"
+    result = BuildResult(script=Path(game))
+    rendered = render_game(renderer, view, template, fmt)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, game_target(game, out, fmt, suffix))
+    return result
+
+
+def render_game(renderer, view: GameSheetView, template: str, fmt: str = "pdf"):
+    """HTML, PDF or PNG pages of a game view with the shared Renderer (fonts, safe fetcher, fixed bytes)."""
+    from scriptforge.render.pdf import Rendered, _captured_weasyprint_warnings, _unique, describe_chars, \
+        missing_glyphs, pdf_to_png
+
+    warnings: list[str] = []
+    missing = missing_glyphs(view.all_text())
+    if missing:
+        warnings.append("the bundled font has no glyph for " + describe_chars(missing)
+                        + "; they print with a system font if one has them, else as boxes")
+    if fmt == "html":
+        html = renderer.html(view, template, embed_fonts=True)
+        return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=_unique(warnings))
+    with _captured_weasyprint_warnings(warnings):
+        document = renderer.layout(renderer.html(view, template), None, warnings)
+        pdf = renderer.pdf_bytes([document])
+    pages = len(document.pages)
+    files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf)
+    return Rendered(files=files, pages=pages, warnings=_unique(warnings))
