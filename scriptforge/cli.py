@@ -60,6 +60,12 @@ def homebrew_option(command):
                         )(command)
 
 
+def game_option(command):
+    """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
+    return click.option("--game", type=click.Choice(["botc", "salem", "werewolf", "mafia"]), default="botc",
+                        show_default=True, help="Rule set: botc, or salem, werewolf, mafia.")(command)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="scriptforge")
 @click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
@@ -71,16 +77,24 @@ def main(debug):
 @click.option("--team", type=click.Choice(["townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric"]))
 @click.option("--edition", help="Edition id, e.g. tb, bmr, snv, carousel, fabled, homebrew.")
 @click.option("--lang", type=LANG, default="en", show_default=True)
+@game_option
 @format_option
 @_fail_cleanly
-def list_command(team, edition, lang, fmt):
-    """List characters by team, in sheet order.
+def list_command(team, edition, lang, game, fmt):
+    """List characters by team, in sheet order (--game: every role and card of another game).
 
     Example:
 
         scriptforge list --team demon --lang ko
+
+        scriptforge list --game salem --lang ko
     """
     from scriptforge import reference
+
+    if game != "botc":
+        from scriptforge.games import list_output
+
+        return click.echo(list_output(game, lang, fmt, team=team, edition=edition))
 
     db = _db()
     rows = reference.list_rows(db, lang, team, edition)
@@ -93,18 +107,26 @@ def list_command(team, edition, lang, fmt):
 @main.command()
 @click.argument("name")
 @click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@game_option
 @format_option
 @_fail_cleanly
-def show(name, lang, fmt):
-    """Show one character: facts, texts, night reminders and jinxes.
+def show(name, lang, game, fmt):
+    """Show one character: facts, texts, night reminders and jinxes (--game: a role, card or step).
 
     NAME may be an id, a legacy spelling or an English or Korean name or alias.
 
     Example:
 
         scriptforge show "릴 몬스타" --lang ko --format json
+
+        scriptforge show 자백 --game salem
     """
     from scriptforge import reference
+
+    if game != "botc":
+        from scriptforge.games import show_output
+
+        return click.echo(show_output(game, name, reference.languages(lang), fmt))
 
     db = _db()
     ch = db.resolve(name)
@@ -416,12 +438,26 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
             click.echo(f"{path}{pages}")
 
 
+def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
+    from scriptforge.render.game_views import build_game
+    from scriptforge.render.pdf import Renderer
+
+    result = build_game(game, Renderer(), out=out, lang=lang, paper=paper, fmt=fmt, sheet=sheet, night=night,
+                        scripts=scripts, back=back, icons_dir=icons_dir)
+    for warning in result.warnings:
+        click.echo(f"Warning: {game}: {warning}", err=True)
+    for path in result.written:
+        pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
+        click.echo(f"{path}{pages}")
+
+
 @main.command()
-@click.argument("scripts", nargs=-1, required=True)
+@click.argument("scripts", nargs=-1)
 @render_options
 @homebrew_option
+@game_option
 @_fail_cleanly
-def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network):
+def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
@@ -432,16 +468,23 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network)
         scriptforge build examples/faith-trust-and-pixie-dust.json --lang ko
 
         scriptforge build examples/ -o sheets/ --lang ko+en --paper letter --night
+
+        scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
+    if game != "botc":
+        return _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, sheet=True)
+    if not scripts:
+        raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
     _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network)
 
 
 @main.command()
-@click.argument("script", nargs=-1, required=True)
+@click.argument("script", nargs=-1)
 @render_options
 @homebrew_option
+@game_option
 @_fail_cleanly
-def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network):
+def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, game):
     """Render the storyteller's night order: first night and other nights, one page each.
 
     The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
@@ -450,7 +493,13 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
     Example:
 
         scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
+
+        scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
+    if game != "botc":
+        return _render_game(game, script, out, lang, paper, fmt, back, True, icons_dir, sheet=False)
+    if not script:
+        raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
     _render_scripts(script, out, lang, paper, fmt, back, True, icons_dir, allow_network,
                     sheet=False, suffix="-night")
 

@@ -1,0 +1,269 @@
+"""Other games (Salem 1692, Werewolf, Mafia): data, lookup, setup, the CLI and the sheets."""
+
+import io
+import json
+from pathlib import Path
+import re
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+import pytest
+import yaml
+
+from scriptforge.cli import main
+from scriptforge.errors import DataError, InputError, NotFoundError
+from scriptforge.games import GAMES_DIR, OTHER_GAMES, check_game, load_game
+from scriptforge.names import LANGUAGES
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SALEM_SEED = SEEDS / "002_26ff0cf9a70d4965.txt"
+WEREWOLF_SEED = SEEDS / "004_f6bc3979386b8a9e.txt"
+
+#: Every character, card, token and piece of equipment seed 002 names, as it spells them.
+SALEM_NAMED = {
+    "martha_corey": "마사 코레이", "john_proctor": "존 프록터", "mary_warren": "마리 워렌",
+    "samuel_parris": "사무엘 패리스", "thomas_danforth": "토마스 댄포스", "george_burroughs": "조지 버로우스",
+    "will_griggs": "윌 그릭스", "witch": "마녀 카드", "constable": "경찰 카드", "conspiracy": "음모", "night": "밤",
+    "scapegoat": "희생양", "robbery": "도둑", "alibi": "알리바이", "stocks": "족쇄", "asylum": "피난처",
+    "matchmaker": "중매쟁이", "piety": "독실함", "evidence": "증거", "witness": "목격자", "black_cat": "검은 고양이",
+    "blank_card": "빈 카드", "kill_token": "Kill 토큰", "save_token": "Save 토큰", "blank_token": "빈 토큰",
+    "hourglass": "모래시계", "town_crier": "포고자", "moderator": "중재자",
+}
+WEREWOLF_JOBS = ["늑대", "배신자", "추종자", "예언자", "경비병", "영매", "탐정", "추격자", "후계자", "비밀결사", "귀족",
+                 "군인", "템플러", "시민", "살인자", "쥐인간"]
+MAFIA_JOBS = ["마피아", "경찰", "의사", "시민"]
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {g: load_game(g) for g in OTHER_GAMES}
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_every_game_loads_without_problems():
+    for game in OTHER_GAMES:
+        gdb, problems = check_game(game)
+        assert problems == [], problems
+        assert gdb.roles
+
+
+def test_every_salem_card_and_character_of_the_seed_in_both_languages(games):
+    salem = games["salem"]
+    assert set(salem.roles) == set(SALEM_NAMED)
+    for role_id, ko_name in SALEM_NAMED.items():
+        role = salem.roles[role_id]
+        assert role.texts["ko"].name == ko_name
+        assert set(role.texts) == set(LANGUAGES)
+        assert role.texts["en"].name and re.search(r"[A-Za-z]", role.texts["en"].name)
+        assert not re.search(r"[가-힣]", role.texts["en"].text or "")
+
+
+@pytest.mark.skipif(not SALEM_SEED.exists(), reason="../shared/seeds is not beside the checkout")
+def test_salem_korean_names_and_texts_come_from_the_seed(games):
+    seed = re.sub(r"\s+", "", SALEM_SEED.read_text(encoding="utf-8"))
+    for role in games["salem"].roles.values():
+        name = role.texts["ko"].name.replace(" 카드", "").replace(" ", "")
+        assert name in seed, role.id
+        for note in role.texts["ko"].notes:
+            # every clarification is the seed's sentence (spacing aside; a few open with a context phrase)
+            assert re.sub(r"\s+", "", note)[-20:] in seed, (role.id, note)
+
+
+@pytest.mark.skipif(not WEREWOLF_SEED.exists(), reason="../shared/seeds is not beside the checkout")
+def test_werewolf_and_mafia_jobs_are_the_seeds(games):
+    seed = WEREWOLF_SEED.read_text(encoding="utf-8")
+    for game, names in (("werewolf", WEREWOLF_JOBS), ("mafia", MAFIA_JOBS)):
+        gdb = games[game]
+        assert [r.texts["ko"].name for r in gdb.roles.values()] == names
+        for role in gdb.roles.values():
+            assert set(role.texts) == set(LANGUAGES)
+            assert f"{role.texts['ko'].name}: {role.texts['ko'].text}".replace(" ", "") in seed.replace(" ", "")
+
+
+def test_teams(games):
+    assert games["salem"].teams == ("town", "witches")
+    assert games["werewolf"].teams == ("wolf", "citizens", "ratman")
+    assert games["mafia"].teams == ("mafia", "citizens")
+    assert games["werewolf"].roles["ratman"].team == "ratman"
+    assert {r.team for r in games["mafia"].roles.values()} == {"mafia", "citizens"}
+
+
+def test_witch_count_and_player_range(games):
+    salem = games["salem"]
+    assert salem.players == (5, 12)
+    assert [salem.witch_count(n) for n in range(5, 13)] == [2, 2, 3, 3, 3, 3, 3, 3]
+    assert salem.setup_table("witches").rule == "upgrade"
+    with pytest.raises(InputError, match="5-12 players"):
+        salem.witch_count(13)
+
+
+def test_missing_tryal_table_is_reported_not_invented(games):
+    table = games["salem"].setup_table("tryal_cards")
+    assert table.rows is None
+    assert "재판카드 인원수별 세팅방법" in table.missing
+    assert games["salem"].setup_count("tryal_cards", 7) is None
+    raw = yaml.safe_load((GAMES_DIR / "salem" / "game.yaml").read_text(encoding="utf-8"))
+    assert next(t for t in raw["setup"] if t["id"] == "tryal_cards")["rows"] is None
+
+
+def test_werewolf_conditions_and_team_sizes(games):
+    ww = games["werewolf"]
+    assert ww.roles["secret_society"].count == 2
+    for job in ("traitor", "follower", "seer", "medium", "detective", "tracker", "killer"):
+        assert any(a.from_night == 2 for a in ww.roles[job].abilities), job
+    assert ww.roles["successor"].abilities[0].on_night == 4
+    assert ww.roles["killer"].abilities[0].uses == 1
+    first = ww.sequence("first_night").steps
+    assert "seer" not in first and "killer" not in first and "seer" in ww.sequence("other_nights").steps
+    assert ww.players is None and "players" in ww.missing
+    assert ww.setup_table("job_counts").rows is None
+    assert ww.sequence("day").steps[:4] == ("day_results", "first_vote", "defence", "second_vote")
+
+
+def test_salem_night_script_has_confession_and_dawn_reveal(games):
+    salem = games["salem"]
+    assert salem.sequence("first_night").steps[1] == "witches_black_cat"
+    other = salem.sequence("other_nights").steps
+    assert other[-2:] == ("confession", "dawn_reveal")
+    assert "자백" in salem.steps["confession"].texts["ko"].say
+    assert salem.steps["dawn_reveal"].texts["en"].say
+
+
+def test_lookup_by_id_korean_and_english_name(games):
+    salem = games["salem"]
+    assert salem.resolve("마녀").id == "witch"
+    assert salem.resolve("Martha Corey").id == salem.resolve("마사코레이").id == "martha_corey"
+    assert salem.resolve("아쉴룸").id == "asylum"
+    assert salem.resolve("confession").id == "confession"
+    with pytest.raises(NotFoundError, match="did you mean"):
+        salem.resolve("마사 코래이")
+
+
+def test_schema_error_names_file_line_record_and_field(tmp_path):
+    import shutil
+
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    path = tmp_path / "games" / "mafia" / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("kind: job, team: citizens}", "kind: job, team: 7}", 1),
+                    encoding="utf-8")
+    with pytest.raises(DataError, match=r"game\.yaml:\d+: record 'police', field 'roles\.team'"):
+        load_game("mafia", tmp_path / "games")
+
+
+def test_a_missing_translation_is_a_problem(tmp_path):
+    import shutil
+
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    path = tmp_path / "games" / "mafia" / "en" / "roles.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    del data["doctor"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    _, problems = check_game("mafia", tmp_path / "games")
+    assert any("'doctor': no 'en' text" in str(p) for p in problems)
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+
+
+def test_cli_list_salem_lists_every_character_and_card():
+    result = _invoke("list", "--game", "salem", "--lang", "ko")
+    assert result.exit_code == 0, result.output
+    for role_id, name in SALEM_NAMED.items():
+        assert role_id in result.output and name in result.output
+    rows = json.loads(_invoke("list", "--game", "salem", "--format", "json").output)
+    assert {r["id"] for r in rows} == set(SALEM_NAMED)
+
+
+def test_cli_list_werewolf_shows_conditions():
+    result = _invoke("list", "--game", "werewolf", "--lang", "ko")
+    assert result.exit_code == 0
+    assert "2번째 밤부터" in result.output and "쥐인간 팀(제3세력)" in result.output
+
+
+def test_cli_show():
+    result = _invoke("show", "배신자", "--game", "werewolf", "--format", "json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["team"] == "wolf" and {"id": "investigate", "from_night": 2} in record["abilities"]
+    text = _invoke("show", "자백", "--game", "salem", "--lang", "ko").output
+    assert "모래시계를 뒤집습니다" in text
+
+
+def test_cli_user_mistakes_are_one_line():
+    result = _invoke("show", "nobody", "--game", "mafia")
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and "Error:" in result.output
+    result = _invoke("list", "--game", "mafia", "--team", "demon")
+    assert result.exit_code == 2 and "Blood on the Clocktower" in result.output
+    result = _invoke("build", "--game", "salem", "x.json")
+    assert result.exit_code == 2 and "takes no script files" in result.output
+    result = _invoke("build")
+    assert result.exit_code == 2 and "Missing argument" in result.output
+    assert _invoke("list", "--game", "chess").exit_code == 2
+
+
+def _pdf_text(path: Path) -> str:
+    return re.sub(r"\s+", "", "".join(page.extract_text() for page in PdfReader(io.BytesIO(path.read_bytes())).pages))
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+@pytest.mark.parametrize("lang", ["ko", "en", "ko+en"])
+def test_build_and_nightsheet_render_in_every_language(tmp_path, game, lang):
+    gdb = load_game(game)
+    sheet = tmp_path / "sheet.pdf"
+    result = _invoke("build", "--game", game, "--lang", lang, "-o", str(sheet))
+    assert result.exit_code == 0, result.output
+    assert "Warning" not in result.output
+    night = tmp_path / "night.pdf"
+    result = _invoke("nightsheet", "--game", game, "--lang", lang, "-o", str(night))
+    assert result.exit_code == 0, result.output
+    sheet_text, night_text = _pdf_text(sheet), _pdf_text(night)
+    text_lang = "en" if lang == "en" else "ko"
+    for role in gdb.roles.values():
+        assert role.texts[text_lang].name.replace(" ", "") in sheet_text, role.id
+        if lang == "ko+en":
+            assert role.texts["en"].name.replace(" ", "") in sheet_text, role.id
+    for seq in gdb.sequences:
+        if seq.kind == "night":
+            for sid in seq.steps:
+                assert gdb.item(sid).name(text_lang).replace(" ", "") in night_text, sid
+
+
+def test_salem_sheets_say_what_the_source_does_not_give(tmp_path):
+    for lang, words in (("ko", "원문에없음"), ("en", "notgiveninthesource")):
+        out = tmp_path / f"salem-{lang}.pdf"
+        assert _invoke("build", "--game", "salem", "--lang", lang, "-o", str(out)).exit_code == 0
+        text = _pdf_text(out)
+        assert words in text
+        assert ("마녀수" if lang == "ko" else "Witches(upgraderule)") in text
+    night = tmp_path / "night.pdf"
+    assert _invoke("nightsheet", "--game", "salem", "--lang", "ko", "-o", str(night)).exit_code == 0
+    text = _pdf_text(night)
+    assert "자백" in text and "토큰공개" in text and "검은고양이" in text
+
+
+def test_werewolf_moderator_sheet_has_vote_and_defence(tmp_path):
+    out = tmp_path / "ww.pdf"
+    assert _invoke("nightsheet", "--game", "werewolf", "--lang", "ko", "-o", str(out)).exit_code == 0
+    text = _pdf_text(out)
+    for word in ("1차투표", "변론", "2차투표", "2번째밤부터"):
+        assert word in text
+
+
+def test_html_and_png_outputs(tmp_path):
+    result = _invoke("build", "--game", "mafia", "--format", "html", "-o", str(tmp_path) + "/")
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "mafia-sheet.html").read_text(encoding="utf-8")
+    assert "마피아" in html and 'data-id="doctor"' in html
+    result = _invoke("nightsheet", "--game", "mafia", "--format", "png", "-o", str(tmp_path / "m.png"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "m-1.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_same_bytes_twice(tmp_path):
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    for out in (a, b):
+        assert _invoke("nightsheet", "--game", "mafia", "-o", str(out)).exit_code == 0
+    assert a.read_bytes() == b.read_bytes()
