@@ -7,7 +7,7 @@ import re
 
 from scriptforge.datafiles import read_yaml, validate
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import Character, Jinx, NightStep, SetupEffect, Texts
+from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
 from scriptforge.paths import DATA_DIR
 
@@ -124,18 +124,20 @@ class Database:
         return self.ui[lang]["teams"][team]["plural" if plural else "name"]
 
 
-def load_database(data_dir: Path | None = None) -> Database:
-    """Load and validate the database; the first problem found is raised as a DataError."""
-    db, problems = check_database(data_dir)
+def load_database(data_dir: Path | None = None, packs=()) -> Database:
+    """Load and validate the database (the built-in data, then each pack in `packs` on top);
+    the first problem found is raised as a DataError."""
+    db, problems = check_database(data_dir, packs)
     if problems:
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     return db
 
 
-def check_database(data_dir: Path | None = None) -> tuple[Database | None, list[DataError]]:
+def check_database(data_dir: Path | None = None, packs=()) -> tuple[Database | None, list[DataError]]:
     """Load everything that can be loaded and return every problem found on the way."""
-    return _Loader(Path(data_dir) if data_dir else DATA_DIR).load()
+    root = Path(data_dir) if data_dir else DATA_DIR
+    return (_LayeredLoader(root, packs) if packs else _Loader(root)).load()
 
 
 def _night_unit(key: str) -> str:
@@ -269,8 +271,7 @@ class _Loader:
 
     def _load_texts(self, lang: str, records: dict) -> dict[str, dict]:
         out = {}
-        folder = self.root / lang / "characters"
-        for path in sorted(folder.glob("*.yaml")):
+        for path in self._text_files(lang):
             char_id = path.stem
             if char_id not in records:
                 self._problem(path, f"record '{char_id}': no character with this id in characters.yaml")
@@ -280,6 +281,9 @@ class _Loader:
                 self._provenance(lang, data, lambda k, c=char_id: f"{c}.{k}")
                 out[char_id] = data
         return out
+
+    def _text_files(self, lang: str) -> list[Path]:
+        return sorted((self.root / lang / "characters").glob("*.yaml"))
 
     def _check_night_texts(self, lang: str, nt: dict, night: dict, texts: dict, records: dict):
         path = self.root / lang / "night.yaml"
@@ -322,3 +326,157 @@ class _Loader:
         for lang, table in labels.items():
             for token in sorted(tokens - set(table)):
                 self._problem(self.root / lang / "reminders.yaml", f"record '{token}': reminder token has no label")
+
+
+# -- packs: the built-in data with data packs on top ---------------------------------------------
+
+
+def pack_name(folder: Path) -> str:
+    """A pack's name: `name` in its pack.yaml, else the folder's name."""
+    try:
+        manifest = read_yaml(Path(folder) / "pack.yaml")
+    except DataError:
+        manifest = None
+    name = manifest.get("name") if isinstance(manifest, dict) else None
+    return name if isinstance(name, str) and name else Path(folder).name
+
+
+class _LayeredLoader(_Loader):
+    """Reads each data file from the built-in root and from every pack that has it, each checked
+    against its schema, and merges them in order before the usual checks run on the result:
+
+    - characters.yaml: a pack adds characters and overrides facts per field (a setup effect per
+      key, so a bracket reading does not drop what only our data says, e.g. Lil' Monsta's missing
+      Demon token; aliases are joined); characters keep the sheet order of the latest layer;
+    - night.yaml: a pack's night lists replace the earlier ones;
+    - jinxes.yaml: pairs are unioned (a pair keeps its first orientation);
+    - texts, night texts, reminder labels, jinx texts: per field / per key, later layers win.
+
+    Each character's `source` is the last layer that gave its facts or texts ("scriptforge" for
+    the built-in data, else the pack's name).
+    """
+
+    def __init__(self, root: Path, packs):
+        super().__init__(root)
+        self.layers = [(root, "scriptforge"), *((Path(p), pack_name(Path(p))) for p in packs)]
+        self.origin: dict[str, str] = {}
+        self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
+
+    def _text_files(self, lang: str) -> list[Path]:
+        ids = {p.stem for layer, _ in self.layers for p in (layer / lang / "characters").glob("*.yaml")}
+        return [self.root / lang / "characters" / f"{i}.yaml" for i in sorted(ids)]
+
+    def _read(self, path: Path, schema: str, record_id: str | None = None):
+        rel = path.relative_to(self.root)
+        present = [(layer, name) for layer, name in self.layers if (layer / rel).exists()]
+        if not present:
+            return super()._read(path, schema, record_id)  # the usual "file not found"
+        merged = None
+        for layer, name in present:
+            data = super()._read(layer / rel, schema, record_id)
+            if data is None:
+                continue
+            if schema == "characters":
+                self.origin.update({rec["id"]: name for rec in data["characters"]})
+            elif schema == "texts" and record_id and layer != self.root:
+                self.origin[record_id] = name
+            elif schema == "jinx_texts":
+                data = {self.turned.get(k, k): v for k, v in data.items()}
+            merged = data if merged is None else self._merge(schema, merged, data)
+        return merged
+
+    def _check_night_texts(self, lang: str, nt: dict, night: dict, texts: dict, records: dict):
+        # a pack's night lists replace ours: a reminder for a character that no longer wakes is dropped
+        for key in ("first_night", "other_nights"):
+            for char_id in [c for c in nt[key] if c in records and c not in night[key]
+                            and key not in records[c].get("night", {})]:
+                del nt[key][char_id]
+        super()._check_night_texts(lang, nt, night, texts, records)
+
+    def _check_labels(self, records: dict, labels: dict):
+        # a pack's token needs its label in one language; the other languages fall back to it
+        anywhere = {t: t for table in labels.values() for t in table if t != "translated_from"}
+        super()._check_labels(records, {lang: {**anywhere, **table} for lang, table in labels.items()})
+
+    def _merge(self, schema: str, old, new):
+        if schema == "characters":
+            return {"characters": _merge_records(old["characters"], new["characters"])}
+        if schema == "night":
+            return new
+        if schema == "jinxes":
+            seen = {frozenset(pair): pair for pair in old["jinxes"]}
+            pairs = list(old["jinxes"])
+            for a, b in new["jinxes"]:
+                mine = seen.get(frozenset((a, b)))
+                if mine is None:
+                    pairs.append([a, b])
+                    seen[frozenset((a, b))] = [a, b]
+                elif mine != [a, b]:
+                    self.turned[f"{a}-{b}"] = "-".join(mine)
+            return {"jinxes": pairs}
+        if isinstance(old, dict) and isinstance(new, dict):
+            return _merge_texts(old, new)
+        return new
+
+    def load(self):
+        from dataclasses import replace
+
+        db, problems = super().load()
+        if db is not None:
+            chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
+            db = replace(db, characters=chars)
+        return db, problems
+
+
+def _merge_records(old: list[dict], new: list[dict]) -> list[dict]:
+    by_id = {rec["id"]: rec for rec in old}
+    merged = {}
+    for rec in new:
+        base = by_id.get(rec["id"], {})
+        out = {**base, **rec}
+        if "setup" in base and "setup" in rec:
+            out["setup"] = {**base["setup"], **rec["setup"]}
+        if base.get("aliases") or rec.get("aliases"):
+            out["aliases"] = list(dict.fromkeys([*base.get("aliases", ()), *rec.get("aliases", ())]))
+        merged[rec["id"]] = out
+    order = [rec["id"] for rec in new]
+    previous = None
+    for rec in old:  # older-only characters keep their place after the one they followed
+        if rec["id"] not in merged:
+            merged[rec["id"]] = rec
+            at = order.index(previous) + 1 if previous in order else len(order)
+            order.insert(at, rec["id"])
+        previous = rec["id"]
+    teams = {t: i for i, t in enumerate(TEAMS)}
+    return sorted((merged[i] for i in order), key=lambda rec: teams.get(rec["team"], len(teams)))
+
+
+def _leaves(data: dict, prefix: str = "") -> set[str]:
+    out = set()
+    for key, value in data.items():
+        if key == "translated_from":
+            continue
+        if isinstance(value, dict):
+            out |= _leaves(value, f"{prefix}{key}.")
+        else:
+            out.add(f"{prefix}{key}")
+    return out
+
+
+def _merge_texts(old: dict, new: dict) -> dict:
+    """Per key, recursively; a later text drops the earlier one's translation record."""
+    out = dict(old)
+    for key, value in new.items():
+        if key != "translated_from":
+            out[key] = _merge_texts(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) \
+                else value
+    if "translated_from" in old or "translated_from" in new:
+        given = _leaves(new)
+        block = old.get("translated_from") or {}
+        hashes = {k: v for k, v in block.get("hashes", {}).items() if k not in given}
+        newer = new.get("translated_from") or {}
+        hashes.update(newer.get("hashes", {}))
+        out.pop("translated_from", None)
+        if hashes:
+            out["translated_from"] = {"lang": newer.get("lang") or block.get("lang"), "hashes": hashes}
+    return out
