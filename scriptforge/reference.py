@@ -16,6 +16,7 @@ def character_record(db: Database, ch: Character, langs=LANGUAGES) -> dict:
         "team": ch.team,
         "edition": ch.edition,
         "homebrew": ch.homebrew,
+        "source": ch.source,
         "setup": ch.setup.as_dict() if ch.setup else None,
         "reminders": list(ch.reminders),
         "reminders_global": list(ch.reminders_global),
@@ -34,7 +35,7 @@ def list_rows(db: Database, lang: str, team: str | None = None, edition: str | N
     chars = [c for c in db.characters.values()
              if (team is None or c.team == team) and (edition is None or c.edition == edition)]
     return [{"id": c.id, "team": c.team, "edition": c.edition, "name": c.name(lang),
-             "translated": lang in c.texts} for c in chars]
+             "translated": lang in c.texts, "source": c.source} for c in chars]
 
 
 def list_text(db: Database, rows: list[dict], lang: str) -> str:
@@ -57,7 +58,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
     ui = db.ui[first]
     labels = ui["labels"]
     head = [f"{ch.name(first)} ({ch.id}) · {db.team_name(ch.team, first)} · "
-            f"{ui['editions'].get(ch.edition, ch.edition)}"]
+            f"{ui['editions'].get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
     nights = []
     for key in ("first_night", "other_nights"):
         pos = db.night_position(ch.id, key)
