@@ -43,13 +43,33 @@ def _db():
 
     from scriptforge.database import load_database
 
-    db = load_database(os.environ.get("SCRIPTFORGE_DATA") or None)  # another data dir, for tests
+    db = load_database(os.environ.get("SCRIPTFORGE_DATA") or None, _packs())  # another data dir, for tests
     homebrew = click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
     if homebrew:
         from scriptforge.homebrew import with_homebrew
 
         db = with_homebrew(db, homebrew)
     return db
+
+
+def _packs():
+    """The data packs chosen with `--pack` (see pack_option) and $SCRIPTFORGE_PACKS, in load order."""
+    import os
+
+    chosen = click.get_current_context().meta.get("scriptforge.packs", [])
+    if not chosen and not os.environ.get("SCRIPTFORGE_PACKS"):
+        return []
+    from scriptforge.packs import active_packs
+
+    return active_packs(chosen)
+
+
+def pack_option(command):
+    """`--pack DIR|NAME` (repeatable): load these data packs on top of the built-in data in `_db()`."""
+    return click.option("--pack", "packs", multiple=True, expose_value=False, is_eager=True,
+                        callback=lambda ctx, _, value: ctx.meta.setdefault("scriptforge.packs", []).extend(value),
+                        help="A data pack (folder or installed name) to load on top of the built-in data; "
+                             "repeatable. Also: $SCRIPTFORGE_PACKS.")(command)
 
 
 def homebrew_option(command):
@@ -789,3 +809,174 @@ def l10n_import(file, lang):
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
+
+
+# -- pack and export commands
+
+
+@main.group()
+def pack():
+    """Data packs: official data files in scriptforge's own layout, loaded on top of the built-in data."""
+
+
+@pack.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--name", help="Pack name (default: the --out folder's name, else 'official').")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Pack folder to write (default: <user data dir>/scriptforge/packs/<name>).")
+@click.option("--lang", type=LANG, help="Language of a translation file among FILES.")
+@_fail_cleanly
+def pack_import(files, name, out_dir, lang):
+    """Turn official data files (roles, night sheet, jinxes, translation) into a data pack.
+
+    Each file is recognised by its content. A malformed or unrecognised file is refused with its
+    place and nothing is written; an existing pack of that name is replaced in one step.
+
+    Example:
+
+        scriptforge pack import roles.json nightsheet.json jinxes.json --name official
+    """
+    from scriptforge.packs import import_pack
+
+    path, build = import_pack(files, name=name, out=out_dir, lang=lang, base_db=_db())
+    for warning in build.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    manifest = build.files["pack.yaml"]
+    click.echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
+               f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
+
+
+@pack.command("list")
+@format_option
+@_fail_cleanly
+def pack_list(fmt):
+    """List the installed packs (in the user's data directory) and those $SCRIPTFORGE_PACKS selects.
+
+    Example:
+
+        scriptforge pack list --format json
+    """
+    from scriptforge.packs import list_packs, packs_dir
+
+    rows = list_packs()
+    if fmt == "json":
+        _print_json(rows)
+        return
+    if not rows:
+        click.echo(f"no packs in {packs_dir()}")
+    for row in rows:
+        click.echo(f"{row['name']:<16} {row['characters'] or 0:>4} characters  {row['jinxes'] or 0:>4} jinxes  "
+                   f"{','.join(row['languages']) or '-':<6} {row['path']}")
+
+
+@pack.command("diff")
+@click.argument("old", type=click.Path(exists=True, path_type=Path))
+@click.argument("new", type=click.Path(exists=True, path_type=Path))
+@click.option("--lang", type=LANG, help="Language of translation files in OLD/NEW folders.")
+@format_option
+@_fail_cleanly
+def pack_diff(old, new, lang, fmt):
+    """What changed between two versions of the official data (packs, folders of official files,
+    or single files): characters, abilities, reminders, night order, jinxes, stale translations.
+
+    Example:
+
+        scriptforge pack diff ~/old-official/ ~/new-official/
+    """
+    from scriptforge.database import load_database
+    from scriptforge.packs import diff_packs, diff_text, pack_files
+
+    report = diff_packs(pack_files(old, lang), pack_files(new, lang), load_database())
+    if fmt == "json":
+        _print_json(report)
+    else:
+        click.echo(diff_text(report))
+
+
+@main.command("export")
+@click.argument("script")
+@click.option("--lang", type=LANG, default="ko", show_default=True)
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Output file (default: standard output).")
+@homebrew_option
+@_fail_cleanly
+def export_command(script, lang, out):
+    """Write SCRIPT in the official format with every character as a full object in one language.
+
+    Names, abilities, flavor, night reminders, reminder labels, night positions, setup flags and
+    jinxes come from the database; `_meta` is kept. The official app can then load a Korean script.
+
+    Example:
+
+        scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
+    """
+    from scriptforge.export import export_script
+    from scriptforge.fileio import atomic_write_text, dump_json
+
+    db = _db()
+    result = export_script(_script(script, db), db, lang)
+    for warning in result.warnings:
+        click.echo(f"Warning: {script}: {warning}", err=True)
+    if out:
+        atomic_write_text(out, dump_json(result.data))
+        click.echo(str(out))
+    else:
+        click.echo(dump_json(result.data), nl=False)
+
+
+def _add_pack_option(group):
+    """--pack on the group and on every command under it (commands defined later: @pack_option)."""
+    for command in [group, *getattr(group, "commands", {}).values()]:
+        if not any(p.name == "packs" for p in command.params):
+            pack_option(command)
+        if command is not group and isinstance(command, click.Group):
+            _add_pack_option(command)
+
+
+_add_pack_option(main)
+
+
+# -- almanac command
+
+
+@main.command("almanac")
+@click.argument("script")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path),
+              help="Output file (or folder). Default: <script>-almanac.pdf (or .html) in the current folder.")
+@click.option("--lang", type=click.Choice(["ko", "en", "ko+en"]), default="ko", show_default=True,
+              help="ko+en: Korean texts with each English name beside the Korean one.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)
+@click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
+@click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
+@homebrew_option
+@pack_option
+@_fail_cleanly
+def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
+    """Render a script's almanac for storytellers: cover with the character sheet and contents,
+    a page per character (ability, flavor, overview, how to run, examples & notes, then its night
+    order, reminder tokens, setup and jinxes) and closing pages with the night order and the
+    player-count table.
+
+    A text missing in the chosen language is printed in the other language, marked, and one
+    warning names the characters concerned.
+
+    Example:
+
+        scriptforge almanac examples/fang-gu-zealot.json --lang ko
+
+        scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
+    """
+    from scriptforge.render.almanac import build_almanac
+    from scriptforge.render.build import output_target
+    from scriptforge.render.pdf import Renderer
+
+    db = _db()
+    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
+    result = build_almanac(script, db, renderer, target=output_target(Path(script), out, fmt, False, "-almanac"),
+                           lang=lang, paper=paper, fmt=fmt)
+    for warning in result.warnings:
+        click.echo(f"Warning: {script}: {warning}", err=True)
+    for path in result.written:
+        click.echo(f"{path}" + (f" ({result.pages} pages)" if result.pages else ""))
