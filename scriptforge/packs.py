@@ -31,7 +31,7 @@ FORMAT = 1
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
 ENV = "SCRIPTFORGE_PACKS"
 STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demon Info", "dawn": "Dawn"}
-_HEADER = "# scriptforge data pack '{name}', made by `scriptforge pack import` from the files in pack.yaml.\n"
+_HEADER = "# scriptforge data pack, made by `scriptforge pack import` from the files listed in pack.yaml.\n"
 
 
 # -- where packs live ---------------------------------------------------------------------------
@@ -185,9 +185,10 @@ def schema_of(rel: str) -> str:
     return "texts" if parts[1] == "characters" else _LANG_SCHEMAS[parts[-1]]
 
 
-def build_pack(sources: list[Source], name: str, base_db=None) -> PackBuild:
+def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool = True) -> PackBuild:
     """The pack's files from already-read sources; `base_db` (the built-in data) is used to resolve
-    names in brackets and ids the pack does not define."""
+    names in brackets and ids the pack does not define. `check_ids=False` keeps jinxes between
+    characters neither defines (for comparing jinx files on their own)."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name or ""):
         raise InputError(f"pack name '{name}' must be letters, digits, '.', '_' or '-' (at most 64)")
     by_kind: dict[tuple, Source] = {}
@@ -233,7 +234,7 @@ def build_pack(sources: list[Source], name: str, base_db=None) -> PackBuild:
             a = normalize_id(entry["id"])
             for k, other in enumerate(entry["jinx"]):
                 b = normalize_id(other["id"])
-                if a not in known or b not in known:
+                if check_ids and (a not in known or b not in known):
                     missing = a if a not in known else b
                     out.warnings.append(f"{jinx.path.name}: /{i}/jinx/{k}: jinx {a}-{b} left out: "
                                         f"no character '{missing}'")
@@ -392,7 +393,7 @@ def render_files(build: PackBuild) -> dict[str, bytes]:
     for rel in sorted(build.files, key=lambda r: (r.count("/"), r)):
         data = build.files[rel]
         validate(data, schema_of(rel), Path(build.name) / rel)
-        out[rel] = (_HEADER.format(name=build.name) + dump_yaml(data)).encode("utf-8")
+        out[rel] = (_HEADER + dump_yaml(data)).encode("utf-8")
     return out
 
 
@@ -467,7 +468,7 @@ def pack_files(path: Path, lang: str | None = None) -> dict[str, object]:
             raise InputError("holds neither a data pack (pack.yaml) nor official data files", where=str(path))
     else:
         sources = [read_source(path, lang)]
-    return build_pack(sources, "compared").files
+    return build_pack(sources, "compared", check_ids=False).files
 
 
 _TEXT_FIELDS = ("name", "ability", "flavor")
