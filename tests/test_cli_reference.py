@@ -18,7 +18,7 @@ def test_show_lil_monsta_in_korean(runner):
     assert record["texts"]["ko"]["name"] == "릴 몬스타"
     assert record["setup"] == {"minions": 1, "demon_token": False}
     assert record["first_night"] == 30 and record["other_nights"] == 53
-    assert set(record["texts"]) == {"ko"}
+    assert set(record["texts"]) == {"ko"}  # --lang ko: only the Korean texts
     for key in ("ability", "flavor", "overview", "how_to_run", "examples", "first_night_reminder",
                 "other_night_reminder"):
         assert record["texts"]["ko"][key], key
@@ -31,10 +31,11 @@ def test_show_resolves_every_spelling(runner):
         assert run_json(runner, "show", name)["id"] == expected, name
 
 
-def test_show_leaves_out_languages_without_text(runner):
+def test_show_both_languages(runner):
     record = run_json(runner, "show", "preacher", "--lang", "both")
-    assert set(record["texts"]) == {"ko"} and "first_night_reminder" in record["texts"]["ko"]
-    assert run_json(runner, "show", "vortox")["texts"]["en"]["name"] == "Vortox"
+    assert set(record["texts"]) == {"en", "ko"} and record["texts"]["ko"]["name"] == "전도사"
+    assert record["texts"]["en"]["name"] == "Preacher" and "first_night_reminder" in record["texts"]["en"]
+    assert run_json(runner, "show", "vortox")["texts"]["ko"]["name"] == "보르톡스"
 
 
 def test_show_unknown_name_suggests_and_fails(runner):
@@ -71,9 +72,9 @@ def test_search_in_both_languages(runner):
 def test_db_check_counts(runner):
     result = runner.invoke(main, ["db", "check"])
     assert result.exit_code == 0
-    assert "55 characters" in result.output and "en 25, ko 44" in result.output
+    assert "55 characters" in result.output and "en 55, ko 55" in result.output
     summary = run_json(runner, "db", "check")
-    assert summary["ok"] and summary["languages"] == {"en": 25, "ko": 44}
+    assert summary["ok"] and summary["languages"] == {"en": 55, "ko": 55}
     assert summary["teams"] == {"townsfolk": 30, "outsider": 9, "minion": 8, "demon": 6, "fabled": 2}
 
 

@@ -23,11 +23,20 @@ EN_SEED_IDS = set(
 )
 
 
-def test_every_seed_character_is_in_the_database_in_its_seed_languages(db):
+def test_every_character_has_texts_in_both_languages_and_seed_texts_are_originals(db):
     assert len(db.characters) == 55
-    assert {c.id for c in db.characters.values() if "ko" in c.texts} == KO_SEED_IDS
-    assert {c.id for c in db.characters.values() if "en" in c.texts} == EN_SEED_IDS
+    for ch in db.characters.values():
+        assert set(ch.texts) == {"en", "ko"}, ch.id
+    # Texts a seed gives are originals; the other language records what it was translated from.
+    for lang, seeded, other in (("ko", KO_SEED_IDS, EN_SEED_IDS), ("en", EN_SEED_IDS, KO_SEED_IDS)):
+        recorded = db.provenance.get(lang, {})
+        for char_id in seeded:
+            for field in ("name", "ability", "flavor", "overview"):
+                assert f"{char_id}.{field}" not in recorded, (lang, char_id, field)
+        for char_id in other - seeded:
+            assert recorded[f"{char_id}.ability"][0] == ("en" if lang == "ko" else "ko"), (lang, char_id)
     assert db.characters["pilgrim"].homebrew and db.characters["pilgrim"].texts["ko"].name == "순례자"
+    assert db.characters["pilgrim"].texts["en"].name == "Pilgrim"
 
 
 def test_sections_the_seeds_give_are_all_there(db):
@@ -37,6 +46,10 @@ def test_sections_the_seeds_give_are_all_there(db):
     for char_id in EN_SEED_IDS:
         texts = db.characters[char_id].texts["en"]
         assert texts.flavor and texts.overview and texts.how_to_run, char_id
+    for char_id in KO_SEED_IDS | EN_SEED_IDS:
+        for lang in ("en", "ko"):
+            texts = db.characters[char_id].texts[lang]
+            assert texts.ability and texts.flavor and texts.overview, (char_id, lang)
     lil = db.characters["lilmonsta"].texts["en"]
     assert len(lil.how_to_run) == 3 and lil.examples[0].startswith("You may need to kill a Minion")
     assert len(db.characters["vigormortis"].texts["ko"].how_to_run) >= 1
@@ -69,7 +82,7 @@ def test_night_positions_are_those_of_the_official_night_sheet(db):
     assert db.night_position("pilgrim", "first_night") == 60.5
 
 
-def test_every_waking_character_has_night_reminders_in_its_languages(db):
+def test_every_waking_character_has_night_reminders_in_both_languages(db):
     for ch in db.characters.values():
         for lang, texts in ch.texts.items():
             assert bool(texts.first_night_reminder) == (db.night_position(ch.id, "first_night") is not None), (ch.id, lang)

@@ -95,7 +95,12 @@ def test_each_defect_fires_exactly_its_check(defect, data_copy, baseline):
     inject, expected = DEFECTS[defect]
     inject(data_copy)
     new = _keys(run_checks(load_database(data_copy))) - baseline
-    assert new == expected
+    # Editing a text that another language was translated from rightly makes that translation
+    # stale too (the Korean Baron is the source of the English one); apart from that, exactly
+    # the injected defect's check fires.
+    echoes = {("stale", other, char, field) for code, lang, char, field in expected
+              for other in ("en", "ko") if other != lang and code != "stale"}
+    assert new - echoes == expected
 
 
 def test_every_check_has_an_injected_defect():

@@ -244,20 +244,6 @@ def _stems(word: str) -> set[str]:
     return out
 
 
-def _spellings(db, lang) -> dict[str, str]:
-    """Every known spelling (names, aliases, glossary terms and variants), spaces removed -> id or ''."""
-    out: dict[str, str] = {}
-    for ch in db.characters.values():
-        for t in ch.texts.values():
-            for n in (t.name, *t.aliases):
-                out.setdefault(re.sub(r"\s+", "", n), ch.id)
-    for l in LANGUAGES:
-        for term in db.glossary.get(l, []):
-            for n in (term["term"], *term.get("variants", ())):
-                out.setdefault(re.sub(r"\s+", "", n), term.get("character", ""))
-    return out
-
-
 def _jamo(syllable: str) -> tuple[int, int, int] | None:
     code = ord(syllable) - 0xAC00
     return (code // 588, code % 588 // 28, code % 28) if 0 <= code < 11172 else None
@@ -333,8 +319,8 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
             if unit.field == "name" and unit.character:
                 continue
             seen = set()
-            for n_words, candidate in _candidates(_apostrophes(text), lang, lower_words):
-                if candidate in known or candidate in seen:
+            for n_words, candidate, forms in _candidates(_apostrophes(text), lang, lower_words):
+                if candidate in seen or not forms.isdisjoint(known):
                     continue
                 for words, char_id, name in names:
                     if words != n_words:
@@ -352,24 +338,29 @@ def _candidates(text: str, lang: str, lower_words: set):
         words = _HANGUL_WORD.findall(text)
         for i, word in enumerate(words):
             for stem in _stems(word):
-                yield 1, stem
+                yield 1, stem, {stem}
             if i + 1 < len(words):
                 for stem in _stems(words[i + 1]):
-                    yield 2, word + stem
+                    yield 2, word + stem, {word + stem}
         return
-    words = _EN_WORD.findall(text)
-    for i, word in enumerate(words):
+    matches = list(_EN_WORD.finditer(text))
+    for i, match in enumerate(matches):
+        word = match.group(0)
         if not word[0].isupper():
             continue
+        # A capital after a sentence end is no sign of a name ("Drink up" is not the Drunk).
+        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:\"“"
         for n in (1, 2, 3):
-            group = words[i:i + n]
+            group = [m.group(0) for m in matches[i:i + n]]
             if len(group) < n:
                 break
             joined = "".join(group)
-            for form in {joined, re.sub(r"'s$|s$", "", joined)}:
-                if n == 1 and form.lower() in lower_words:
-                    continue
-                yield n, form
+            # A plural or possessive of a known name is that name, not a misspelling of it.
+            forms = {joined, re.sub(r"'s$|s'?$", "", joined)}
+            if n == 1 and (sentence_start or joined.lower() in lower_words):
+                continue
+            for form in forms:
+                yield n, form, forms
 
 
 @check("name-collision", "error")
