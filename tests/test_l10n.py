@@ -49,6 +49,27 @@ def _rename_goon(data_dir):
     _edit(data_dir / "ko/glossary.yaml", glossary)
 
 
+def _strip_provenance(data_dir: Path) -> None:
+    """Remove every translated_from block: the data as if no translation recorded its source."""
+    for lang in ("en", "ko"):
+        folder = data_dir / lang
+        for path in (*sorted((folder / "characters").glob("*.yaml")), folder / "night.yaml",
+                     folder / "reminders.yaml", folder / "jinxes.yaml", folder / "ui.yaml"):
+            _edit(path, lambda d: d.pop("translated_from", None))
+
+
+def _drop_texts(data_dir: Path, lang: str, char_id: str) -> None:
+    """Remove every `lang` text of a character (its text file and night reminders, with their hashes)."""
+    (data_dir / lang / "characters" / f"{char_id}.yaml").unlink()
+
+    def night(data):
+        for key in ("first_night", "other_nights"):
+            data[key].pop(char_id, None)
+            hashes = (data.get("translated_from") or {}).get("hashes", {})
+            hashes.pop(f"{key}.{char_id}", None)
+    _edit(data_dir / lang / "night.yaml", night)
+
+
 def _edit_after_translation(data_dir):
     db = load_database(data_dir)
     confirm(db, plan_confirm(db, "ko", ["imp.ability"]))
@@ -108,8 +129,26 @@ def test_every_check_has_an_injected_defect():
     assert fired == set(REGISTRY)
 
 
-def test_shipped_data_has_no_finding_but_missing_texts(db):
-    assert [f.as_dict() for f in run_checks(db, ignore=["missing"])] == []
+def test_shipped_data_has_no_finding(db):
+    assert [f.as_dict() for f in run_checks(db)] == []
+
+
+def test_shipped_data_is_complete(runner):
+    """Every text in both languages, none stale: `l10n status` and `l10n check` say so."""
+    result = runner.invoke(main, ["l10n", "status", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)
+    for lang in ("en", "ko"):
+        assert sum(cell["missing"] for cell in table[lang].values()) == 0, (lang, table[lang])
+        assert sum(cell["stale"] for cell in table[lang].values()) == 0, (lang, table[lang])
+        assert table[lang]["ability"]["translated"] == len(load_database().characters)
+    assert {g: c["translated"] for g, c in table["en"].items()} == \
+        {g: c["translated"] for g, c in table["ko"].items()}
+    text = runner.invoke(main, ["l10n", "status"]).output
+    assert "complete: nothing missing or stale" in text
+    check = runner.invoke(main, ["l10n", "check"])
+    assert check.exit_code == 0, check.output
+    assert check.output.strip() == "ok"
 
 
 def test_variant_glued_to_a_syllable_is_not_a_variant(data_copy, baseline):
@@ -127,7 +166,10 @@ def test_docs_and_registry_agree():
 
 
 def test_provenance_is_loaded_and_stale_is_detected(data_copy):
+    # start from texts that record no source, so exactly what `confirm` writes is loaded back
+    _strip_provenance(data_copy)
     db = load_database(data_copy)
+    assert db.provenance == {"en": {}, "ko": {}}
     written = confirm(db, plan_confirm(db, "ko", ["imp.ability", "imp.how_to_run", "imp.other_night_reminder",
                                                   "reminder.safe", "jinx.widow-damsel", "step.dusk.name",
                                                   "ui.teams.minion.name"]))
@@ -149,13 +191,31 @@ def test_provenance_is_loaded_and_stale_is_detected(data_copy):
     assert table["ko"]["other_night_reminder"]["stale"] == 1 and table["ko"]["ui"]["stale"] == 1
 
 
-def test_confirm_all_stamps_translations_without_cycles(data_copy):
+@pytest.mark.parametrize("stripped", [False, True], ids=["shipped", "no-provenance"])
+def test_confirm_all_stamps_translations_without_cycles(data_copy, stripped):
+    if stripped:
+        _strip_provenance(data_copy)
     db = load_database(data_copy)
+    shipped = {lang: dict(db.provenance[lang]) for lang in ("en", "ko")}
     confirm(db, plan_confirm(db))
     db = load_database(data_copy)
     both = [k for k in db.provenance["en"] if k in db.provenance["ko"]]
     assert both == []
+    # every text present in both languages now records exactly one direction
+    from scriptforge.l10n.units import all_units
+    for unit in all_units(db):
+        if len(unit.texts) == 2:
+            assert (unit.key in db.provenance["en"]) != (unit.key in db.provenance["ko"]), unit.key
+    # imp is an original in both languages: stamped into English from Korean first
     assert db.provenance["en"]["imp.ability"][0] == "ko"
+    if stripped:
+        assert db.provenance["ko"] == {}
+    else:
+        # recorded directions are kept: the Korean UI words stay translations of the English
+        assert db.provenance["ko"]["ui.teams.minion.name"][0] == "en"
+        assert "ui.teams.minion.name" not in db.provenance["en"]
+        for lang in ("en", "ko"):
+            assert shipped[lang].items() <= db.provenance[lang].items()
     assert not run_checks(db, select=["stale"])
     # a second --all changes nothing
     before = {p: p.read_bytes() for p in data_copy.rglob("*.yaml")}
@@ -181,10 +241,10 @@ def test_cli_status(runner):
 
 
 def test_cli_check_exit_codes_and_json(runner, data_copy):
-    ok = runner.invoke(main, ["l10n", "check", "--ignore", "missing"], env=_env(data_copy))
+    ok = runner.invoke(main, ["l10n", "check"], env=_env(data_copy))
     assert ok.exit_code == 0, ok.output
     _edit(data_copy / "ko/characters/sailor.yaml", _replace("ability", "황혼까지", "해질녘까지"))
-    bad = runner.invoke(main, ["l10n", "check", "--lang", "ko", "--ignore", "missing", "--format", "json"],
+    bad = runner.invoke(main, ["l10n", "check", "--lang", "ko", "--format", "json"],
                         env=_env(data_copy))
     assert bad.exit_code == 1
     report = json.loads(bad.output)
@@ -192,7 +252,14 @@ def test_cli_check_exit_codes_and_json(runner, data_copy):
     [finding] = report["findings"]
     assert finding["code"] == "glossary-variant" and finding["character"] == "sailor"
     assert finding["field"] == "ability" and "'황혼'" in finding["message"]
-    assert runner.invoke(main, ["l10n", "check", "--lang", "en", "--ignore", "missing"],
+    # the English Sailor is a translation of the Korean one: --lang en reports only that it is
+    # now stale, and nothing once stale is ignored
+    en = runner.invoke(main, ["l10n", "check", "--lang", "en", "--format", "json"], env=_env(data_copy))
+    assert en.exit_code == 1
+    [echo] = json.loads(en.output)["findings"]
+    assert (echo["code"], echo["lang"], echo["character"], echo["field"]) == ("stale", "en", "sailor", "ability")
+    assert echo["data"] == {"source": "ko"}
+    assert runner.invoke(main, ["l10n", "check", "--lang", "en", "--ignore", "stale"],
                          env=_env(data_copy)).exit_code == 0
     unknown = runner.invoke(main, ["l10n", "check", "--ignore", "nonsense"])
     assert unknown.exit_code == 1 and "unknown check code" in unknown.output
@@ -214,31 +281,47 @@ def test_cli_confirm(runner, data_copy):
     assert everything.exit_code == 0 and "confirmed" in everything.output
 
 
-def test_cli_diff(runner):
+def test_cli_diff(runner, data_copy):
     result = runner.invoke(main, ["l10n", "diff", "--from", "en", "--to", "ko", "widow", "imp"])
     assert result.exit_code == 0, result.output
-    assert "== widow" in result.output and "name  [MISSING]" in result.output
+    assert "== widow" in result.output and "ko: 미망인" in result.output and "ko: 임프" in result.output
+    assert "[MISSING]" not in result.output and "[STALE]" not in result.output
+    _drop_texts(data_copy, "ko", "widow")
+    result = runner.invoke(main, ["l10n", "diff", "--from", "en", "--to", "ko", "widow", "imp"],
+                           env=_env(data_copy))
+    assert result.exit_code == 0, result.output
+    assert "== widow\n  name  [MISSING]\n    en: Widow\n    ko: —\n" in result.output
     assert "ko: 임프" in result.output
     rows = json.loads(runner.invoke(main, ["l10n", "diff", "imp", "--format", "json"]).output)
     assert {r["field"] for r in rows} >= {"name", "ability", "how_to_run"}
     assert all(r["state"] == "translated" for r in rows)
 
 
-def test_cli_diff_against_official_file(runner):
+def test_cli_diff_against_official_file(runner, data_copy):
     path = FIXTURES / "official-ko.json"
     result = runner.invoke(main, ["l10n", "diff", "--to", "ko", "--against", str(path), "--format", "json"])
     assert result.exit_code == 0, result.output
     rows = {(r["id"], r["field"]): r for r in json.loads(result.output)}
     assert ("imp", "name") not in rows and ("imp", "ability") not in rows  # the same
     assert rows[("monk", "ability")]["kind"] == "different"
-    assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": None, "theirs": "과부",
-                                       "kind": "missing"}
+    assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": "미망인", "theirs": "과부",
+                                       "kind": "different"}
     assert rows[("legion", None)]["kind"] == "unknown-character"
     assert rows[("widow-damsel", "jinx")]["kind"] == "different"
     text = runner.invoke(main, ["l10n", "diff", "--against", str(path)]).output
     assert "monk.ability" in text and "theirs: 과부" in text
     bad = runner.invoke(main, ["l10n", "diff", "--against", str(FIXTURES / "broken.po")])
     assert bad.exit_code == 2 and "broken.po:" in bad.output
+    # a character without Korean texts: its names and abilities are missing in ours
+    _drop_texts(data_copy, "ko", "widow")
+    result = runner.invoke(main, ["l10n", "diff", "--to", "ko", "--against", str(path), "--format", "json"],
+                           env=_env(data_copy))
+    assert result.exit_code == 0, result.output
+    rows = {(r["id"], r["field"]): r for r in json.loads(result.output)}
+    assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": None, "theirs": "과부",
+                                       "kind": "missing"}
+    text = runner.invoke(main, ["l10n", "diff", "--against", str(path)], env=_env(data_copy)).output
+    assert "widow.name [MISSING in ours]" in text
 
 
 def test_reference_commands_do_not_import_l10n_or_babel():
