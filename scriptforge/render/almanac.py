@@ -1,0 +1,362 @@
+"""The almanac of a script: a cover with the character sheet, a table of contents, a page per
+character (every text the database has, then what scriptforge knows: night order, reminder
+tokens, setup, jinxes) and a closing page with the night order and the player-count table.
+
+The view model is plain dataclasses built here from the sheet view (``views.make_view``) and the
+rules engine; the template ``almanac.html.j2`` only loops over it. Rendering goes through the
+shared ``Renderer`` (fonts, safe URL fetcher, fixed PDF bytes): one HTML document, so the table
+of contents can use ``target-counter()`` and every page gets the script name and its number.
+
+Language: the texts come from the chosen language (``ko+en``: Korean texts, English names beside
+the Korean ones). A section nobody wrote in that language is taken from the other language and
+marked with ``labels.fallback_language``; ``AlmanacView.fallback`` names the characters that
+needed it.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scriptforge.model import COUNT_KEYS, Character
+from scriptforge.names import LANGUAGES
+from scriptforge.render.views import SHEET_LANGUAGES, TEAM_COLOURS, Icon, SheetView, labels_for, make_view
+
+TEXT_SECTIONS = ("ability", "flavor", "overview", "how_to_run", "examples")  # the seeds' order
+_LIST_SECTIONS = ("how_to_run", "examples")
+
+
+@dataclass
+class Section:
+    key: str  # ability | flavor | overview | how_to_run | examples
+    title: str
+    paragraphs: list[str]
+    fallback: bool = False  # taken from the other language
+    lang: str = "ko"  # the language of these paragraphs (for the HTML lang attribute)
+
+    @property
+    def is_list(self) -> bool:
+        return self.key in _LIST_SECTIONS
+
+
+@dataclass
+class Fact:
+    """One row of the "what scriptforge knows" table."""
+
+    key: str  # first_night | other_nights | reminders | setup | jinx
+    label: str
+    text: str
+    detail: str | None = None  # a night position, a jinxed character's name
+    fallback: bool = False
+    icon: Icon | None = None
+
+
+@dataclass
+class CharacterPage:
+    id: str
+    anchor: str
+    team: str
+    team_title: str
+    colour: str
+    name: str
+    icon: Icon
+    second_name: str | None
+    edition: str
+    sections: list[Section]
+    facts: list[Fact]
+    fallback: bool  # at least one text is in the other language
+    homebrew: bool = False
+
+
+@dataclass
+class ContentsEntry:
+    anchor: str
+    title: str
+    second: str | None = None
+    team: str | None = None
+    colour: str | None = None
+    level: int = 1  # 0: a part (sheet, closing pages), 1: a character
+
+
+@dataclass
+class AlmanacView:
+    lang: str  # ko | en | ko+en
+    html_lang: str
+    paper: str
+    title: str
+    author: str | None
+    byline: str | None
+    description: str | None
+    labels: dict
+    sheet: SheetView  # the character sheet (cover) and the back page: nights, setup table (closing page)
+    contents: list[ContentsEntry] = field(default_factory=list)
+    characters: list[CharacterPage] = field(default_factory=list)
+    fallback: list[str] = field(default_factory=list)  # names of characters printed partly in another language
+    other_lang: str = "en"
+    scale: float = 1.0
+
+    def icons(self) -> list[Icon]:
+        """Every icon object on the pages (the character pages share the sheet's)."""
+        out = [c.icon for t in (*self.sheet.teams, *self.sheet.extra_teams) for c in t.characters]
+        nights = [*self.sheet.nights, *((self.sheet.back or {}).get("nights") or [])]
+        out += [s.icon for n in nights for s in n.steps]
+        out += [p.icon for p in self.characters]
+        out += [f.icon for p in self.characters for f in p.facts if f.icon]
+        return out
+
+    def all_text(self) -> str:
+        """Every piece of text printed, for the font coverage check."""
+        parts = [self.sheet.all_text(), self.title, self.author or "", self.description or ""]
+        parts += [str(v) for v in self.labels.values() if isinstance(v, str)]
+        for page in self.characters:
+            parts += [page.name, page.second_name or "", page.team_title]
+            for section in page.sections:
+                parts += [section.title, *section.paragraphs]
+            for fact in page.facts:
+                parts += [fact.label, fact.text, fact.detail or ""]
+        return "".join(parts)
+
+
+# -- pieces ----------------------------------------------------------------------------------
+
+
+def _other(lang: str) -> str:
+    return next(l for l in LANGUAGES if l != lang)
+
+
+def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
+    """Every text section the database has for `ch`, in the seeds' order; a section missing in
+    `lang` comes from the other language (marked). Nothing for a section nobody wrote."""
+    own = ch.text(lang)
+    others = [t for l, t in ch.texts.items() if l != lang]
+    other_lang = next((l for l in ch.texts if l != lang), _other(lang))
+    out = []
+    for key in TEXT_SECTIONS:
+        value, fallback = (getattr(own, key) if own else None), False
+        if not value:
+            value = next((getattr(t, key) for t in others if getattr(t, key)), None)
+            fallback = bool(value)
+        if not value:
+            continue
+        paragraphs = list(value) if key in _LIST_SECTIONS else [value]
+        out.append(Section(key, labels.get(key, key), paragraphs, fallback, other_lang if fallback else lang))
+    return out
+
+
+def _night_text(ch: Character, night: str, lang: str) -> tuple[str | None, bool]:
+    key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
+    own = ch.text(lang)
+    if own is not None and getattr(own, key):
+        return getattr(own, key), False
+    for texts in ch.texts.values():
+        if getattr(texts, key):
+            return getattr(texts, key), True
+    return None, False
+
+
+def _count(value: tuple[int, int], lang: str) -> str:
+    lo, hi = value
+    if lo == hi:
+        return f"{lo:+d}"
+    return f"{lo:+d}~{hi:+d}" if lang == "ko" else f"{lo:+d} or {hi:+d}" if hi - lo == 1 else f"{lo:+d} to {hi:+d}"
+
+
+def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None) -> str | None:
+    """The setup effect in words, e.g. "-1 Outsider" / "외지인 -1명"; None for no effect."""
+    effect = ch.setup
+    if effect is None:
+        return None
+    names = names or {}
+    teams = (db.ui.get(lang) or {}).get("teams", {})
+    singular = {COUNT_KEYS[t]: teams.get(t, {}).get("name", t) for t in COUNT_KEYS}
+    plural = {COUNT_KEYS[t]: teams.get(t, {}).get("plural", t) for t in COUNT_KEYS}
+    own_name = names.get(ch.id) or ch.name(lang)
+    parts = []
+    for key, span in effect.counts.items():
+        if lang == "ko":
+            parts.append(f"{singular[key]} {_count(span, lang)}명")
+        else:
+            many = max(abs(span[0]), abs(span[1])) != 1
+            parts.append(f"{_count(span, lang)} {(plural if many else singular)[key]}")
+    if not effect.demon_token:
+        parts.append("악마 토큰을 주머니에 넣지 않음" if lang == "ko" else "no Demon token in the bag")
+    if effect.extra_copies:
+        span = _count(effect.extra_copies, lang)
+        parts.append(f"{own_name} {span}명 추가" if lang == "ko" else f"{span} extra {own_name}")
+        if effect.extra_copies_drunk:
+            parts.append(f"그중 {effect.extra_copies_drunk}명은 취함" if lang == "ko"
+                         else f"{effect.extra_copies_drunk} of the extras is drunk")
+    for added in effect.adds:
+        other = names.get(added) or (db.characters[added].name(lang) if added in db.characters else added)
+        parts.append(f"{other} 추가" if lang == "ko" else f"adds the {other}")
+    if effect.evil_townsfolk:
+        parts.append(f"{singular['townsfolk']} {effect.evil_townsfolk}명이 악한 팀" if lang == "ko"
+                     else f"{effect.evil_townsfolk} {singular['townsfolk']} is evil")
+    if effect.bag_token:
+        token = singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token), effect.bag_token)
+        parts.append(f"이 캐릭터 대신 {token} 토큰을 주머니에 넣음" if lang == "ko"
+                     else f"a {token} token goes in the bag instead")
+    return ", ".join(parts) or None
+
+
+def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
+    tokens = (*ch.reminders, *ch.reminders_global)
+    if not tokens:
+        return None
+    table, other = db.reminder_labels.get(lang) or {}, db.reminder_labels.get(_other(lang)) or {}
+    counts = Counter(tokens)
+    out = []
+    for token in dict.fromkeys(tokens):
+        label = table.get(token) or other.get(token) or token  # a homebrew token is its own label
+        out.append(f"{label} ×{counts[token]}" if counts[token] > 1 else label)
+    return " · ".join(out)
+
+
+def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, views: dict) -> list[Fact]:
+    facts = []
+    for night in ("first_night", "other_nights"):
+        ids = order.order(night)
+        if ch.id in ids:
+            text, fallback = _night_text(ch, night, lang)
+            facts.append(Fact(night, labels.get(night, night), text or "", f"#{ids.index(ch.id) + 1}", fallback))
+        else:
+            facts.append(Fact(night, labels.get(night, night), labels.get("does_not_wake", "—")))
+    tokens = _reminder_tokens(ch, db, lang)
+    if tokens:
+        facts.append(Fact("reminders", labels.get("reminders", "Reminders"), tokens))
+    names = {i: v.name for i, v in views.items()}
+    setup = setup_text(ch, db, lang, names)
+    if setup:
+        facts.append(Fact("setup", labels.get("setup", "Setup"), setup))
+    for jinx in sheet.jinxes:
+        if ch.id in (jinx.first.id, jinx.second.id):
+            other = jinx.second if jinx.first.id == ch.id else jinx.first
+            facts.append(Fact("jinx", labels.get("jinxes", "Jinxes"), jinx.text, other.name, icon=other.icon))
+    return facts
+
+
+# -- the whole almanac -----------------------------------------------------------------------
+
+
+def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: Path | None = None) -> AlmanacView:
+    """The almanac of `script` in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
+    from scriptforge.rules.night import night_order
+    from scriptforge.rules.order import sheet_order
+
+    text_lang, _ = SHEET_LANGUAGES[lang]
+    sheet = make_view(script, db, lang, paper, back=True, icons_dir=icons_dir)
+    labels = dict(labels_for(db, lang))
+    order = night_order(script, db)
+    views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
+    team_titles = {t: (db.ui.get(text_lang) or {}).get("teams", {}).get(t, {}).get("name", t.title())
+                   for t in TEAM_COLOURS}
+    editions = (db.ui.get(text_lang) or {}).get("editions", {})
+
+    pages, fallback = [], []
+    for ch in sheet_order(script):
+        card = views[ch.id]
+        sections = _sections(ch, text_lang, labels)
+        facts = _facts(ch, db, text_lang, labels, order, sheet, views)
+        used_other = any(s.fallback for s in sections) or any(f.fallback for f in facts)
+        if used_other:
+            fallback.append(card.name)
+        pages.append(CharacterPage(
+            id=ch.id, anchor=f"character-{ch.id}", team=ch.team, team_title=team_titles.get(ch.team, ch.team),
+            colour=TEAM_COLOURS.get(ch.team, "#555555"), name=card.name, icon=card.icon,
+            second_name=card.second_name, edition=editions.get(ch.edition, ch.edition), sections=sections,
+            facts=facts, fallback=used_other, homebrew=ch.homebrew))
+
+    contents = [ContentsEntry("sheet", sheet.title or labels.get("script", "Script"), level=0)]
+    contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages]
+    contents.append(ContentsEntry("closing", labels.get("night_order", "Night order"), level=0))
+
+    description = script.meta.get("description") if isinstance(script.meta, dict) else None
+    return AlmanacView(
+        lang=lang, html_lang=text_lang, paper=paper, title=sheet.title, author=sheet.author,
+        byline=sheet.byline, description=description.strip() if isinstance(description, str) and description.strip()
+        else None, labels=labels, sheet=sheet, contents=contents, characters=pages, fallback=fallback,
+        other_lang=_other(text_lang))
+
+
+def fallback_warning(view: AlmanacView) -> str | None:
+    """One line naming the characters printed (partly) in the other language, or None."""
+    if not view.fallback:
+        return None
+    return (f"{len(view.fallback)} character(s) have texts missing in '{view.html_lang}' and are printed "
+            f"partly or wholly in '{view.other_lang}' (marked): {', '.join(view.fallback)}")
+
+
+# -- rendering -------------------------------------------------------------------------------
+
+
+ALMANAC_FORMATS = ("pdf", "html")
+
+
+def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
+    """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file."""
+    from scriptforge.render.pdf import Rendered, describe_chars, missing_glyphs
+
+    warnings: list[str] = []
+    missing = missing_glyphs(view.all_text())
+    if missing:
+        warnings.append("the bundled font has no glyph for " + describe_chars(missing)
+                        + "; they print with a system font if one has them, else as boxes")
+    _inline_icons(view, renderer, base_dir, warnings)
+    view = _keep_korean_words(view)
+    if fmt == "html":
+        html = renderer.html(view, "almanac.html.j2", embed_fonts=True)
+        return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=list(dict.fromkeys(warnings)))
+    document = renderer.layout(renderer.html(view, "almanac.html.j2"), base_dir, warnings)
+    pdf = renderer.pdf_bytes([document])
+    return Rendered(files=[(".pdf", pdf)], pages=len(document.pages), warnings=list(dict.fromkeys(warnings)))
+
+
+def _keep_korean_words(view: AlmanacView) -> AlmanacView:
+    """The view with Korean words kept whole at line ends (U+2060 between their syllables), by
+    the sheet renderer's own `views.keep_korean_words` where this version has it."""
+    from scriptforge.render import views
+
+    join = getattr(views, "keep_korean_words", None)
+    return join(view) if join else view
+
+
+def _inline_icons(view: AlmanacView, renderer, base_dir, warnings: list[str]) -> None:
+    """Icon URLs become data: URLs (read through the renderer's safe `read_url`), or the
+    generated badge when refused."""
+    import base64
+
+    from scriptforge.render.pdf import FetchRefused
+
+    seen: dict[str, str | None] = {}
+    for icon in view.icons():
+        if not icon.url or icon.url.startswith("data:"):
+            continue
+        if icon.url not in seen:
+            try:
+                data, mime = renderer.read_url(icon.url, base_dir)
+                if not (mime or "").startswith("image/"):
+                    raise FetchRefused(f"{icon.url}: not an image ({mime})")
+                seen[icon.url] = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+            except (FetchRefused, OSError, ValueError) as exc:
+                warnings.append(f"image not used, generated icon instead: {exc}")
+                seen[icon.url] = None
+        icon.url = seen[icon.url]
+
+
+def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+                  fmt: str = "pdf"):
+    """Read one script, render its almanac and write it; a ``BuildResult``."""
+    from scriptforge.render.build import BuildResult, write_rendered
+    from scriptforge.script import read_script
+
+    script = read_script(script_path, db)
+    view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
+    result = BuildResult(script=Path(script_path))
+    note = fallback_warning(view)
+    if note:
+        result.warnings.append(note)
+    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
+    rendered = render_almanac(view, renderer, fmt, base_dir)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, target)
+    return result
