@@ -43,13 +43,20 @@ def _db():
 
     from scriptforge.database import load_database
 
-    db = load_database(os.environ.get("SCRIPTFORGE_DATA") or None, _packs())  # another data dir, for tests
+    db = load_database(_data_dir(), _packs())
     homebrew = click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
     if homebrew:
         from scriptforge.homebrew import with_homebrew
 
         db = with_homebrew(db, homebrew)
     return db
+
+
+def _data_dir():
+    """$SCRIPTFORGE_DATA: another data folder instead of the shipped one (for tests and translators)."""
+    import os
+
+    return os.environ.get("SCRIPTFORGE_DATA") or None
 
 
 def _packs():
@@ -201,7 +208,7 @@ def db_check(fmt):
     from scriptforge.database import check_database
     from scriptforge.reference import check_summary
 
-    summary = check_summary(*check_database())
+    summary = check_summary(*check_database(_data_dir(), _packs()))
     if fmt == "json":
         _print_json(summary)
     else:

@@ -322,3 +322,11 @@ def test_corpus_validates_and_renders_with_the_official_pack(official_pack):
         rendered = renderer.render(view, "pdf" if i % 12 == 0 else "html", base_dir=file.parent)
         assert rendered.files and rendered.files[0][1], file
     assert time.perf_counter() - start < 120
+
+
+def test_db_check_counts_the_chosen_packs(small_pack, runner):
+    path, _ = small_pack
+    plain = json.loads(runner.invoke(main, ["db", "check", "--format", "json"]).output)
+    result = runner.invoke(main, ["--pack", str(path), "db", "check", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["characters"] == plain["characters"] + 3
