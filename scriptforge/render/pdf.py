@@ -22,6 +22,7 @@ from pathlib import Path
 import unicodedata
 import logging
 import os
+import sys
 import urllib.parse
 import urllib.request
 
@@ -29,6 +30,7 @@ import jinja2
 import markupsafe
 
 from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR
+from scriptforge.render.views import WORD_JOINER, keep_korean_words
 
 FONTS_DIR = PACKAGE_DIR / "fonts"
 FONT_FAMILY = "Scriptforge Sans"
@@ -56,15 +58,147 @@ class Rendered:
 
 
 def font_coverage() -> frozenset[int]:
-    """Code points the bundled regular font has glyphs for (read once with fontTools)."""
+    """Code points the bundled fonts have glyphs for.
+
+    Read from ``fonts/coverage.txt`` (written by ``tools/subset_fonts.py`` next to the fonts), so
+    fontTools is not loaded for this; from the font's cmap if that file is missing.
+    """
     key = "regular"
     if key not in _cmap_cache:
-        from fontTools.ttLib import TTFont
+        listing = FONTS_DIR / "coverage.txt"
+        if listing.is_file():
+            points: set[int] = set()
+            for line in listing.read_text(encoding="ascii").splitlines():
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    start, _, end = line.partition("-")
+                    points.update(range(int(start, 16), int(end or start, 16) + 1))
+            _cmap_cache[key] = frozenset(points)
+        else:
+            from fontTools.ttLib import TTFont
 
-        font = TTFont(str(FONTS_DIR / FONT_FILES[400]), lazy=True)
-        _cmap_cache[key] = frozenset(font.getBestCmap())
-        font.close()
+            font = TTFont(str(FONTS_DIR / FONT_FILES[400]), lazy=True)
+            _cmap_cache[key] = frozenset(font.getBestCmap())
+            font.close()
     return _cmap_cache[key]
+
+
+# -- importing WeasyPrint and setting up fonts --------------------------------------------------
+
+_FONTCONFIG_TEMPLATE = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<!-- Written by scriptforge: fontconfig sees only the bundled fonts (fast start, same output on
+     every machine). -->
+<fontconfig>
+  <dir>{fonts}</dir>
+  <cachedir>{cache}</cachedir>
+</fontconfig>
+"""
+
+
+def _fontconfig_file() -> Path | None:
+    """A fonts.conf that only knows the bundled fonts folder (written once to the user cache)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scriptforge" / "fontconfig"
+    text = _FONTCONFIG_TEMPLATE.format(fonts=_xml(str(FONTS_DIR.resolve())), cache=_xml(str(base / "cache")))
+    name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
+    path = base / name
+    try:
+        if not path.is_file():
+            base.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        return path
+    except OSError:  # a read-only home: fontconfig's own configuration then
+        return None
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class _only_bundled_fonts:
+    """While active, a new fontconfig configuration sees only the bundled fonts.
+
+    fontconfig reads ``FONTCONFIG_FILE`` whenever a configuration is made (at ``import
+    weasyprint`` and in each ``FontConfiguration()``); the variable is restored afterwards, so
+    nothing else in the process is affected.
+    """
+
+    def __init__(self, active: bool = True):
+        self.active = active and sys.platform.startswith("linux") and "SCRIPTFORGE_SYSTEM_FONTS" not in os.environ
+
+    def __enter__(self):
+        self.saved = os.environ.get("FONTCONFIG_FILE")
+        config = _fontconfig_file() if self.active else None
+        if config is not None:
+            os.environ["FONTCONFIG_FILE"] = str(config)
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            os.environ.pop("FONTCONFIG_FILE", None)
+        else:
+            os.environ["FONTCONFIG_FILE"] = self.saved
+        return False
+
+
+def import_weasyprint():
+    """``import weasyprint``, faster: fontconfig limited to the bundled fonts, and the shared
+    libraries found without ``ctypes.util.find_library``'s subprocesses.
+
+    WeasyPrint (through cffi) tries several names per library and, for each name that does not
+    load directly, cffi calls ``find_library``, which on Linux runs ``ldconfig -p`` and then
+    ``gcc`` and ``ld`` — ~70 subprocesses per import (0.3-1 s). Here ``ldconfig -p`` runs once and
+    its listing answers every name; if the import still fails, it is retried the ordinary way.
+    """
+    if "weasyprint" in sys.modules:
+        return sys.modules["weasyprint"]
+    import ctypes.util
+
+    original = ctypes.util.find_library
+    fast = _fast_find_library() if sys.platform.startswith("linux") else None
+    if fast is not None:
+        ctypes.util.find_library = fast
+    try:
+        with _only_bundled_fonts():
+            import weasyprint  # noqa: F401
+            import weasyprint.text.fonts  # noqa: F401
+    except OSError:
+        if fast is None:
+            raise
+        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
+            del sys.modules[name]
+        ctypes.util.find_library = original
+        with _only_bundled_fonts():
+            import weasyprint  # noqa: F401
+    finally:
+        ctypes.util.find_library = original
+    return sys.modules["weasyprint"]
+
+
+def _fast_find_library():
+    """A ``find_library`` answering from one ``ldconfig -p`` listing (None if it cannot run)."""
+    import re
+    import subprocess
+
+    try:
+        listing = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, check=False, timeout=10,
+                                 env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
+    except (OSError, subprocess.SubprocessError):
+        try:
+            listing = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, check=False,
+                                     timeout=10, env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+    if not listing:
+        return None
+
+    def find_library(name):
+        match = re.search(r"\s(lib%s\.[^\s]+)\s" % re.escape(name), listing)
+        return match.group(1) if match else None
+
+    return find_library
 
 
 def missing_glyphs(text: str) -> list[str]:
@@ -80,6 +214,18 @@ def describe_chars(chars: list[str], limit: int = 12) -> str:
     return shown + (f" and {len(chars) - limit} more" if len(chars) > limit else "")
 
 
+def _bytecode_cache():
+    """Compiled templates kept in the user cache (saves compiling them in every cold run)."""
+    directory = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scriptforge" / "jinja"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(directory))
+
+
 class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
@@ -92,9 +238,12 @@ class Renderer:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            bytecode_cache=_bytecode_cache(),
         )
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
         self._font_config = None
+        self._system_font_config = None
+        self._use_system_fonts = False  # set while rendering text the bundled fonts lack
         self._font_data_urls = None
 
     # -- fetching -------------------------------------------------------------------------
@@ -132,6 +281,7 @@ class Renderer:
 
     def url_fetcher(self, base_dir: Path | None, warnings: list[str]):
         """A WeasyPrint URL fetcher that only reads what `read_url` allows."""
+        import_weasyprint()
         from weasyprint.urls import URLFetcher, URLFetcherResponse
 
         renderer = self
@@ -195,28 +345,50 @@ class Renderer:
         return faces
 
     def html(self, view, template: str = "sheet.html.j2", *, embed_fonts: bool = False) -> str:
+        """The HTML of `view`; with `embed_fonts`, the self-contained HTML output.
+
+        The HTML output carries no WORD JOINERs (``views.keep_words``): browsers honour
+        ``word-break: keep-all`` (sheet.css) themselves, and the text stays plain to search and copy.
+        """
         size, margin = PAPER[view.paper]
-        return self.env.get_template(template).render(
+        html = self.env.get_template(template).render(
             view=view, css=markupsafe.Markup(self.css), font_faces=self.font_faces(embed_fonts), page_size=size,
             page_margin=margin)
+        return html.replace(WORD_JOINER, "") if embed_fonts else html
 
     # -- PDF ------------------------------------------------------------------------------
 
     @property
     def font_config(self):
+        """The FontConfiguration for sheets: the bundled fonts only, made once per Renderer."""
         if self._font_config is None:
+            import_weasyprint()
             from weasyprint.text.fonts import FontConfiguration
 
-            self._font_config = FontConfiguration()
+            with _only_bundled_fonts():
+                self._font_config = FontConfiguration()
         return self._font_config
 
-    def layout(self, html: str, base_dir: Path | None, warnings: list[str]):
+    @property
+    def system_font_config(self):
+        """A FontConfiguration that also sees the system's fonts: the fallback for text the
+        bundled fonts cannot draw (a system font may have those characters)."""
+        if self._system_font_config is None:
+            import_weasyprint()
+            from weasyprint.text.fonts import FontConfiguration
+
+            with _only_bundled_fonts(active=False):
+                self._system_font_config = FontConfiguration()
+        return self._system_font_config
+
+    def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only)."""
-        import weasyprint
+        weasyprint = import_weasyprint()
 
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
+        font_config = self.system_font_config if system_fonts or self._use_system_fonts else self.font_config
         return weasyprint.HTML(string=html, base_url=base_url,
-                               url_fetcher=self.url_fetcher(base_dir, warnings)).render(font_config=self.font_config)
+                               url_fetcher=self.url_fetcher(base_dir, warnings)).render(font_config=font_config)
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
@@ -234,7 +406,18 @@ class Renderer:
         return document
 
     def documents(self, view, base_dir, warnings: list[str]) -> list:
-        """The laid-out parts: sheet (one page), back page, one document per night."""
+        """The laid-out parts: sheet (one page), back page, one page per night.
+
+        Everything is laid out as one HTML document first (one style computation, one layout
+        pass); only when some part does not fit on its page are the parts laid out one by one,
+        each shrunk by its own SHRINK_STEPS.
+        """
+        parts = int(bool(view.show_sheet)) + int(bool(view.back)) + len(view.nights)
+        if parts > 1:
+            view.scale = SHRINK_STEPS[0]
+            document = self.layout(self.html(view, "sheet.html.j2"), base_dir, warnings)
+            if len(document.pages) == parts:
+                return [document]
         docs = []
         if view.show_sheet:
             sheet = replace(view, nights=[], back=None)
@@ -276,10 +459,15 @@ class Renderer:
             warnings.append("the bundled font has no glyph for " + describe_chars(missing)
                             + "; they print with a system font if one has them, else as boxes")
         self._inline_icons(view, base_dir, warnings)
+        view = keep_korean_words(view)
         if fmt == "html":
             html = self.html(view, "sheet.html.j2", embed_fonts=True)
             return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=_unique(warnings))
-        docs = self.documents(view, base_dir, warnings)
+        self._use_system_fonts = bool(missing)
+        try:
+            docs = self.documents(view, base_dir, warnings)
+        finally:
+            self._use_system_fonts = False
         pdf = self.pdf_bytes(docs)
         pages = sum(len(d.pages) for d in docs)
         if fmt == "pdf":

@@ -5,7 +5,7 @@ The rules (sheet order, night order, jinxes, setup) come from ``scriptforge.rule
 only arranges what they computed for the page.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 import re
 
@@ -38,6 +38,7 @@ class Icon:
     colour: str
     initial: str
     url: str | None = None
+    key: str | None = None  # team or step id: sheet.css colours the badge by class (c-<key>)
 
 
 @dataclass
@@ -132,6 +133,52 @@ class SheetView:
         return "".join(parts)
 
 
+# -- Korean line breaking --------------------------------------------------------------------
+
+#: U+2060 WORD JOINER: no line break on either side, draws nothing, dropped by text extraction.
+WORD_JOINER = "\u2060"
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"
+# A gap between two non-space characters of which at least one is Hangul.
+_JOIN_GAP = re.compile(f"(?<=[{_HANGUL}])(?=[^\\s{WORD_JOINER}])|(?<=[^\\s{WORD_JOINER}])(?=[{_HANGUL}])")
+
+
+def keep_words(text: str) -> str:
+    """`text` with a WORD JOINER between the characters of each Korean word.
+
+    Korean is set with breaks at spaces only (CSS ``word-break: keep-all``), but WeasyPrint/Pango
+    break between any two Hangul syllables and ignore keep-all; joined syllables break at spaces.
+    Latin text is unchanged; a word too long for its cell still breaks (``overflow-wrap``).
+    """
+    if not text or not any("\u1100" <= c <= "\ud7a3" for c in text):
+        return text
+    return _JOIN_GAP.sub(WORD_JOINER, text)
+
+
+def _joined(value):
+    if isinstance(value, str):
+        return keep_words(value)
+    if isinstance(value, list):
+        return [_joined(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_joined(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _joined(v) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _joined(getattr(value, f.name)) for f in fields(value)
+                   if f.name not in _NOT_TEXT}
+        return replace(value, **changes)
+    return value
+
+
+_NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "scale", "show_sheet",
+             "fallback", "homebrew", "players"}
+
+
+def keep_korean_words(view):
+    """A copy of a view (any dataclass tree) with `keep_words` applied to every printed text."""
+    return _joined(view)
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 
@@ -154,7 +201,7 @@ def icon_for(ch: Character, name: str, icons_dir: Path | None, image_url: str | 
                 break
     if url is None and image_url:
         url = image_url
-    return Icon(colour=colour, initial=initial(name), url=url)
+    return Icon(colour=colour, initial=initial(name), url=url, key=ch.team if ch.team in TEAM_COLOURS else None)
 
 
 def _texts(ch: Character, lang: str):
@@ -324,7 +371,8 @@ def night_views(db, sheet_lang: str, first_night: list[str], other_nights: list[
                 second_name = step.names.get(second) if second else None
                 steps.append(StepView(id=item_id, name=name, text=text, team="step",
                                       icon=Icon(colour=STEP_COLOURS.get(item_id, "#555555"),
-                                                initial=initial(name)),
+                                                initial=initial(name),
+                                                key=item_id if item_id in STEP_COLOURS else None),
                                       second_name=second_name if second_name != name else None))
                 continue
             ch = characters.get(item_id) or db.characters.get(item_id)
