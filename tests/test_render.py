@@ -186,3 +186,48 @@ def test_rendering_commands_do_not_import_weasyprint_for_reference_commands():
 
     code = "import sys; from scriptforge.cli import main; assert 'weasyprint' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _pieces(text: str) -> set[str]:
+    """Whitespace-separated words cut at Latin letters (pypdf may glue an English name to a word)."""
+    return {piece for word in text.split() for piece in re.findall(r"[^A-Za-z]+", word)}
+
+
+def _korean_pieces_not_in(pdf: bytes, words: set[str]) -> list[str]:
+    """Hangul words of the PDF's laid-out lines (pypdf layout mode) that are not whole words."""
+    text = "\n".join(page.extract_text(extraction_mode="layout") for page in PdfReader(io.BytesIO(pdf)).pages)
+    return sorted(p for p in _pieces(text) if re.search("[\uac00-\ud7a3]", p) and p not in words)
+
+
+def _printed_words(view) -> set[str]:
+    texts = [view.title, view.byline or "", view.footnote or "", view.djinn_note or ""]
+    for label in (v for v in view.labels.values() if isinstance(v, str)):
+        texts += [label, *label]  # headings are letter-spaced: pypdf may give one syllable at a time
+    for team in (*view.teams, *view.extra_teams):
+        texts.append(team.title)
+        texts += list(team.title)  # letter-spaced team titles come out one syllable at a time
+        for ch in team.characters:
+            texts += [ch.name, ch.ability, ch.icon.initial]
+    texts += [jinx.text for jinx in view.jinxes]
+    for night in view.nights:
+        texts.append(night.title)
+        for step in night.steps:
+            texts += [step.name, step.text, step.icon.initial]
+    return set().union(*(_pieces(t) for t in texts))
+
+
+@pytest.mark.parametrize("lang", ["ko", "ko+en"])
+def test_korean_lines_break_only_between_words(db, renderer, lang):
+    """Korean breaks at spaces: no line ends inside a word (캐릭/터), and the text has no joiners."""
+    view = make_view(read_script(FTPD, db), db, lang, "a4", night=True)
+    pdf = renderer.render(view, "pdf", FTPD.parent).files[0][1]
+    assert _korean_pieces_not_in(pdf, _printed_words(view)) == []
+    assert "\u2060" not in "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_keep_words_joins_hangul_words_only():
+    from scriptforge.render.views import keep_words
+
+    assert keep_words("캐릭터를 (첫날 밤) 3명") == "캐\u2060릭\u2060터\u2060를 (\u2060첫\u2060날 밤\u2060) 3\u2060명"
+    assert keep_words("Imp and Baron") == "Imp and Baron"
+    assert keep_words("") == ""
