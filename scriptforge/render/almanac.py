@@ -60,7 +60,7 @@ class CharacterPage:
     name: str
     icon: Icon
     second_name: str | None
-    edition: str
+    edition: str | None
     sections: list[Section]
     facts: list[Fact]
     fallback: bool  # at least one text is in the other language
@@ -262,7 +262,8 @@ def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: 
         pages.append(CharacterPage(
             id=ch.id, anchor=f"character-{ch.id}", team=ch.team, team_title=team_titles.get(ch.team, ch.team),
             colour=TEAM_COLOURS.get(ch.team, "#555555"), name=card.name, icon=card.icon,
-            second_name=card.second_name, edition=editions.get(ch.edition, ch.edition), sections=sections,
+            second_name=card.second_name, edition=_edition(editions.get(ch.edition, ch.edition), team_titles.get(ch.team)),
+            sections=sections,
             facts=facts, fallback=used_other, homebrew=ch.homebrew))
 
     contents = [ContentsEntry("sheet", sheet.title or labels.get("script", "Script"), level=0)]
@@ -275,6 +276,11 @@ def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: 
         byline=sheet.byline, description=description.strip() if isinstance(description, str) and description.strip()
         else None, labels=labels, sheet=sheet, contents=contents, characters=pages, fallback=fallback,
         other_lang=_other(text_lang))
+
+
+def _edition(edition: str, team_title: str | None) -> str | None:
+    """The edition's name, or None where it only repeats the team (the Fabled)."""
+    return None if edition == team_title else edition
 
 
 def fallback_warning(view: AlmanacView) -> str | None:
