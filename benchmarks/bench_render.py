@@ -54,11 +54,14 @@ def layout_floor(runs: int) -> tuple[float, float]:
     renderer = Renderer()
     view = keep_korean_words(make_view(read_script(SCRIPT, db), db, "ko", "a4", night=True))
     html = renderer.html(view)
-    weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config)
+    css = [renderer.stylesheet]
+    weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config,
+                                                                             stylesheets=css)
     wall, cpu = float("inf"), float("inf")
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
-        weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config)
+        weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config,
+                                                                                 stylesheets=css)
         wall = min(wall, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - start_cpu)
     return wall, cpu

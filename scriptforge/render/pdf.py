@@ -245,6 +245,7 @@ class Renderer:
         self._system_font_config = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
         self._font_data_urls = None
+        self._stylesheet = None
 
     # -- fetching -------------------------------------------------------------------------
 
@@ -351,10 +352,20 @@ class Renderer:
         ``word-break: keep-all`` (sheet.css) themselves, and the text stays plain to search and copy.
         """
         size, margin = PAPER[view.paper]
+        # For PDF/PNG, sheet.css is not inlined: `layout` passes it parsed once per Renderer (as a
+        # user stylesheet, so any <style> of a template still overrides it).
+        css = markupsafe.Markup(self.css if embed_fonts else "")
         html = self.env.get_template(template).render(
-            view=view, css=markupsafe.Markup(self.css), font_faces=self.font_faces(embed_fonts), page_size=size,
-            page_margin=margin)
+            view=view, css=css, font_faces=self.font_faces(embed_fonts), page_size=size, page_margin=margin)
         return html.replace(WORD_JOINER, "") if embed_fonts else html
+
+    @property
+    def stylesheet(self):
+        """sheet.css parsed once (it has no @font-face, so it serves every FontConfiguration)."""
+        if self._stylesheet is None:
+            weasyprint = import_weasyprint()
+            self._stylesheet = weasyprint.CSS(string=self.css, base_url=FONTS_DIR.resolve().as_uri() + "/")
+        return self._stylesheet
 
     # -- PDF ------------------------------------------------------------------------------
 
@@ -387,8 +398,8 @@ class Renderer:
 
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
         font_config = self.system_font_config if system_fonts or self._use_system_fonts else self.font_config
-        return weasyprint.HTML(string=html, base_url=base_url,
-                               url_fetcher=self.url_fetcher(base_dir, warnings)).render(font_config=font_config)
+        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=self.url_fetcher(base_dir, warnings)).render(
+            font_config=font_config, stylesheets=[self.stylesheet])
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
