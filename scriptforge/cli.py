@@ -664,23 +664,40 @@ def l10n():
     """Translator tools: status, diff, checks and .po exchange for the Korean and English texts."""
 
 
+def l10n_game_option(command):
+    return click.option("--game", "game", type=click.Choice(["botc", "salem", "werewolf", "mafia", "all"]),
+                        default="all", show_default=True,
+                        help="Which rule set's texts: BotC's database, one other game, or all.")(command)
+
+
+def _l10n_selection(game: str):
+    """(BotC database or None, {game id: GameDatabase}) for an l10n --game choice."""
+    from scriptforge.games import OTHER_GAMES, load_game
+
+    db = _db() if game in ("botc", "all") else None
+    chosen = OTHER_GAMES if game == "all" else (game,) if game != "botc" else ()
+    return db, {g: load_game(g) for g in chosen}
+
+
 @l10n.command("status")
+@l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_status(fmt):
+def l10n_status(game, fmt):
     """Per language and field: how many texts are translated, missing and stale.
 
     Missing: the other language has the text, this one does not. Stale: the source text
-    changed after the translation was made (see `l10n confirm`).
+    changed after the translation was made (see `l10n confirm`). The other games' texts are
+    counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
 
     Example:
 
-        scriptforge l10n status --format json
+        scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
     from scriptforge.l10n.report import status_text
 
-    table = status(_db())
+    table = status(*_l10n_selection(game))
     if fmt == "json":
         _print_json(table)
     else:
@@ -693,13 +710,15 @@ def l10n_status(fmt):
 @click.option("--to", "target", type=LANG, default="ko", show_default=True, help="Translation language.")
 @click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Compare our --to texts with a translation file in the official layout instead.")
+@l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_diff(ids, source, target, against_file, fmt):
+def l10n_diff(ids, source, target, against_file, game, fmt):
     """Show source and translation side by side per character and field; missing and stale marked.
 
     With --against FILE (official layout: {"roles": {id: {"name", "ability", ...}}, "jinxes": {...}}),
-    list every difference in names, abilities and jinx texts between FILE and our --to texts.
+    list every difference in names, abilities and jinx texts between FILE and our --to texts
+    (BotC only). IDS are looked up in BotC first, then in the other games selected by --game.
 
     Example:
 
@@ -709,12 +728,17 @@ def l10n_diff(ids, source, target, against_file, fmt):
     """
     from scriptforge.l10n import diff
 
-    db = _db()
     if against_file:
+        if game not in ("botc", "all"):
+            from scriptforge.errors import InputError
+
+            raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
+        db = _db()
         rows = diff.against(db, against_file, target)
         _print_json(rows) if fmt == "json" else click.echo(diff.against_text(rows, against_file, target))
         return
-    rows = diff.diff_rows(db, source, target, ids)
+    db, games = _l10n_selection(game)
+    rows = diff.diff_rows(db, source, target, ids, games)
     _print_json(rows) if fmt == "json" else click.echo(diff.diff_text(rows, source, target))
 
 
@@ -722,20 +746,26 @@ def l10n_diff(ids, source, target, against_file, fmt):
 @click.option("--lang", type=LANG, help="Check one language only (default: both).")
 @click.option("--ignore", multiple=True, metavar="CODE", help="Skip a check (repeatable); codes in docs/l10n-checks.md.")
 @click.option("--select", multiple=True, metavar="CODE", help="Run only these checks (repeatable).")
+@l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_check(lang, ignore, select, fmt):
+def l10n_check(lang, ignore, select, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
+    By default BotC and the other games (Salem, Werewolf, Mafia) are checked; --game picks one.
 
     Example:
 
         scriptforge l10n check --lang ko --ignore missing --format json
+
+        scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import findings_text, run_checks
 
-    findings = run_checks(_db(), (lang,) if lang else ("en", "ko"), ignore=ignore, select=select or None)
+    db, games = _l10n_selection(game)
+    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=ignore, select=select or None,
+                          games=games)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
                      "findings": [f.as_dict() for f in findings]})

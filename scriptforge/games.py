@@ -276,7 +276,8 @@ class GameDatabase:
 
 
 def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
-    """Load and check one game; the first problem is raised as a DataError."""
+    """Load and check one game from `data_dir` (a games folder; default `games_dir()`); the first
+    problem is raised as a DataError."""
     gdb, problems = check_game(game, data_dir)
     if problems:
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
@@ -288,7 +289,15 @@ def check_game(game: str, data_dir: Path | None = None) -> tuple[GameDatabase | 
     """Load everything of one game that can be loaded; return it and every problem found."""
     if game not in OTHER_GAMES:
         raise NotFoundError(f"no game named '{game}'; games: {', '.join(GAMES)}")
-    return _GameLoader(Path(data_dir) if data_dir else GAMES_DIR, game).load()
+    return _GameLoader(Path(data_dir) if data_dir else games_dir(), game).load()
+
+
+def games_dir() -> Path:
+    """``games/`` of the data folder: $SCRIPTFORGE_DATA's when set (as every command), else the shipped one."""
+    import os
+
+    root = os.environ.get("SCRIPTFORGE_DATA")
+    return Path(root) / "games" if root else GAMES_DIR
 
 
 class _GameLoader:

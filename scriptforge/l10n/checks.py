@@ -3,6 +3,11 @@
 Each check is a small function registered with `@check(code, severity)`; its docstring's first
 line is its summary (docs/l10n-checks.md documents every code; a test keeps both in step).
 A check receives a `Context` and yields `Finding`s for the languages being checked.
+
+The context holds the BotC database and/or the other games (Salem, Werewolf, Mafia). The generic
+checks (missing, untranslated, glossary variants, name collisions, whitespace, unbalanced) read
+every unit; the checks of BotC's own conventions (the night `*`, the setup bracket, the names
+against the BotC glossary and inside other texts) read the BotC units only.
 """
 
 from dataclasses import dataclass, field as _field
@@ -10,7 +15,7 @@ import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import LIST_FIELDS, Unit, all_units, other_language
+from scriptforge.l10n.units import LIST_FIELDS, Unit, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
 
 SEVERITIES = ("error", "warning", "info")
@@ -25,9 +30,10 @@ class Finding:
     character: str | None = None
     field: str | None = None  # the unit key's field part ("ability", "how_to_run", "jinx.widow-damsel")
     data: dict = _field(default_factory=dict)
+    game: str = "botc"  # botc, salem, werewolf, mafia, or "games" (the sheet words they share)
 
     def as_dict(self) -> dict:
-        out = {"code": self.code, "severity": self.severity, "lang": self.lang,
+        out = {"code": self.code, "severity": self.severity, "lang": self.lang, "game": self.game,
                "character": self.character, "field": self.field, "message": self.message}
         if self.data:
             out["data"] = self.data
@@ -58,23 +64,31 @@ def check(code: str, severity: str):
 
 
 class Context:
-    """What every check reads: the database, its units and the languages being checked."""
+    """What every check reads: the BotC database (None: not checked), the other games
+    (id -> GameDatabase), their units and the languages being checked."""
 
-    def __init__(self, db, langs=LANGUAGES):
+    def __init__(self, db, langs=LANGUAGES, games=None):
         self.db = db
+        self.games = dict(games or {})
         self.langs = tuple(langs)
-        self.units = all_units(db)
+        self.units = selected_units(db, self.games)
+        # lang -> glossary terms, per game; no other game has a glossary today
+        self.glossaries = {"botc": db.glossary} if db is not None else {}
 
     def finding(self, code, lang, message, unit: Unit | None = None, *, character=None, field=None,
-                **data) -> Finding:
+                game=None, **data) -> Finding:
         if unit is not None:
             character = character or unit.character
             field = field or (unit.field if unit.character else unit.key)
-        return Finding(code, REGISTRY[code].severity, lang, message, character, field, data)
+            game = game or unit.game
+        return Finding(code, REGISTRY[code].severity, lang, message, character, field, data, game or "botc")
 
-    def texts(self, lang):
-        """(unit, item index or None, text) for every text of `lang`, list items one by one."""
+    def texts(self, lang, game=None):
+        """(unit, item index or None, text) for every text of `lang` (of one `game` if given),
+        list items one by one."""
         for unit in self.units:
+            if game is not None and unit.game != game:
+                continue
             value = unit.text(lang)
             if isinstance(value, tuple):
                 for i, item in enumerate(value):
@@ -141,7 +155,7 @@ def stale(ctx: Context) -> Iterable[Finding]:
 def night_marker(ctx: Context) -> Iterable[Finding]:
     """The night '*' (each night*, 매일 밤*) is in one language's ability and not the other's."""
     for unit in ctx.units:
-        if unit.group != "ability" or len(unit.texts) < 2:
+        if unit.game != "botc" or unit.group != "ability" or len(unit.texts) < 2:
             continue
         counts = {lang: unit.text(lang).count("*") for lang in LANGUAGES}
         for lang in ctx.langs:
@@ -176,6 +190,8 @@ def setup_bracket(ctx: Context) -> Iterable[Finding]:
     from scriptforge.rules.brackets import read_brackets
 
     db = ctx.db
+    if db is None:
+        return
     for ch in db.characters.values():
         wanted = _bracket_effect(ch.setup)
         for lang in ctx.langs:
@@ -205,11 +221,16 @@ def glossary_variant(ctx: Context) -> Iterable[Finding]:
     """A variant spelling of a glossary term (설교자 for 전도사, 해질녘 for 황혼, 등록 for 위장)."""
     from scriptforge.glossary import variant_pattern
 
+    for game, glossary in ctx.glossaries.items():
+        yield from _variants(ctx, game, glossary, variant_pattern)
+
+
+def _variants(ctx: Context, game: str, glossary: dict, variant_pattern) -> Iterable[Finding]:
     for lang in ctx.langs:
-        pattern, table = variant_pattern(ctx.db.glossary.get(lang, []))
+        pattern, table = variant_pattern(glossary.get(lang, []))
         if pattern is None:
             continue
-        for unit, index, text in ctx.texts(lang):
+        for unit, index, text in ctx.texts(lang, game):
             for match in pattern.finditer(text):
                 variant = match.group(0)
                 yield ctx.finding("glossary-variant", lang, f"{_where(unit, index)}: '{variant}' is a variant; "
@@ -219,6 +240,8 @@ def glossary_variant(ctx: Context) -> Iterable[Finding]:
 @check("name-glossary", "error")
 def name_glossary(ctx: Context) -> Iterable[Finding]:
     """A character's name differs from the glossary's term for that character."""
+    if ctx.db is None:
+        return
     for lang in ctx.langs:
         for term in ctx.db.glossary.get(lang, []):
             ch = ctx.db.characters.get(term.get("character"))
@@ -301,6 +324,8 @@ def _spellings(db) -> set[str]:
 def name_misspelt(ctx: Context) -> Iterable[Finding]:
     """A word one letter away from a character's name (미망임 for 미망인, Widdow for Widow) inside a text."""
     db = ctx.db
+    if db is None:
+        return
     known = _spellings(db)
     for lang in ctx.langs:
         names = []  # (words in the name, id, name)
@@ -313,9 +338,9 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
         lower_words = set()
         if lang == "en":
-            for _, _, text in ctx.texts(lang):
+            for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
-        for unit, index, text in ctx.texts(lang):
+        for unit, index, text in ctx.texts(lang, "botc"):
             if unit.field == "name" and unit.character:
                 continue
             seen = set()
@@ -366,6 +391,13 @@ def _candidates(text: str, lang: str, lower_words: set):
 @check("name-collision", "error")
 def name_collision(ctx: Context) -> Iterable[Finding]:
     """One name (or glossary spelling) used for two characters in one language."""
+    if ctx.db is not None:
+        yield from _botc_collisions(ctx)
+    for gdb in ctx.games.values():
+        yield from _game_collisions(ctx, gdb)
+
+
+def _botc_collisions(ctx: Context) -> Iterable[Finding]:
     for lang in ctx.langs:
         owners: dict[str, dict[str, str]] = {}
         for ch in ctx.db.characters.values():
@@ -381,6 +413,23 @@ def name_collision(ctx: Context) -> Iterable[Finding]:
                 spelled = ", ".join(f"{i} ('{n}')" for i, n in ids.items())
                 yield ctx.finding("name-collision", lang, f"one name for {len(ids)} characters: {spelled}",
                                   character=next(iter(ids)), field="name", characters=list(ids))
+
+
+def _game_collisions(ctx: Context, gdb) -> Iterable[Finding]:
+    """Within one other game: a name or alias of one role, card or token that is another's."""
+    for lang in ctx.langs:
+        owners: dict[str, dict[str, str]] = {}
+        for role in gdb.roles.values():
+            t = role.texts.get(lang)
+            if t:
+                for spelling in (t.name, *t.aliases):
+                    owners.setdefault(name_key(spelling), {}).setdefault(role.id, spelling)
+        for key, ids in owners.items():
+            if len(ids) > 1:
+                spelled = ", ".join(f"{i} ('{n}')" for i, n in ids.items())
+                yield ctx.finding("name-collision", lang, f"{gdb.id}: one name for {len(ids)} roles or cards: "
+                                  f"{spelled}", character=next(iter(ids)), field="name", game=gdb.id,
+                                  characters=list(ids))
 
 
 # -- whitespace and punctuation --------------------------------------------------------------------
@@ -435,14 +484,18 @@ def unbalanced(ctx: Context) -> Iterable[Finding]:
 # -- running ---------------------------------------------------------------------------------------
 
 
-def run_checks(db, langs=LANGUAGES, ignore=(), select=None) -> list[Finding]:
-    """Every finding of the selected checks (all by default, minus `ignore`) for `langs`."""
+def run_checks(db, langs=LANGUAGES, ignore=(), select=None, games=None) -> list[Finding]:
+    """Every finding of the selected checks (all by default, minus `ignore`) for `langs`.
+
+    `db` is the BotC database (None: not checked); `games` maps other games' ids to their
+    `GameDatabase` (default: none).
+    """
     unknown = [c for c in (*ignore, *(select or ())) if c not in REGISTRY]
     if unknown:
         from scriptforge.errors import ScriptforgeError
 
         raise ScriptforgeError(f"unknown check code(s): {', '.join(unknown)}; known: {', '.join(REGISTRY)}")
-    ctx = Context(db, langs)
+    ctx = Context(db, langs, games)
     findings = []
     for code, registered in REGISTRY.items():
         if code in ignore or (select and code not in select):

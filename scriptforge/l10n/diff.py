@@ -3,22 +3,31 @@
 import json
 from pathlib import Path
 
-from scriptforge.errors import InputError
+from scriptforge.errors import InputError, NotFoundError
 from scriptforge.l10n.provenance import state
-from scriptforge.l10n.units import all_units, character_units
+from scriptforge.l10n.units import character_units, game_units, selected_units
 from scriptforge.names import normalize_id
 
 
-def diff_rows(db, source: str, target: str, ids=()) -> list[dict]:
-    """One row per unit: key, character, field, both texts and the target's state."""
+def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
+    """One row per unit: key, game, character, field, both texts and the target's state.
+
+    `db` is the BotC database (None: left out), `games` the other games (id -> GameDatabase).
+    IDS are looked up in BotC first, then in each game (id, Korean or English name)."""
+    games = games or {}
     if ids:
-        chars = [db.resolve(i).id for i in ids]
-        units = [u for c in chars for u in character_units(db, c)]
+        units = []
+        for name in ids:
+            game, item_id = _resolve(db, games, name)
+            if game == "botc":
+                units += character_units(db, item_id)
+            else:
+                units += [u for u in game_units(games[game]) if u.character == item_id]
     else:
-        units = all_units(db)
+        units = selected_units(db, games)
     rows = []
     for unit in units:
-        rows.append({"key": unit.key, "character": unit.character, "field": unit.field,
+        rows.append({"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
                      source: unit.text(source), target: unit.text(target),
                      "state": state(db, unit, target)})
     for row in rows:
@@ -28,12 +37,32 @@ def diff_rows(db, source: str, target: str, ids=()) -> list[dict]:
     return rows
 
 
+def _resolve(db, games: dict, name: str) -> tuple[str, str]:
+    """(game, id) of the character, role, card or step `name` denotes, in the first game (BotC,
+    then the others) where it names something; an ambiguous name there is an error."""
+    sources = ([("botc", db)] if db is not None else []) + list(games.items())
+    for game, where in sources:
+        if where.find(name):
+            return game, where.resolve(name).id
+    if not sources:
+        raise NotFoundError(f"no character named '{name}'")
+    sources[0][1].resolve(name)  # raises, with suggestions
+    raise NotFoundError(f"no character named '{name}'")  # pragma: no cover
+
+
 def diff_text(rows: list[dict], source: str, target: str) -> str:
     lines, current = [], object()
     for row in rows:
-        if row["character"] != current:
-            current = row["character"]
-            lines.append(f"== {current}" if current else "== (night steps, labels, jinxes, UI)")
+        game = row.get("game", "botc")
+        here = (game, row["character"])
+        if here != current:
+            current = here
+            if game == "botc":
+                lines.append(f"== {row['character']}" if row["character"] else
+                             "== (night steps, labels, jinxes, UI)")
+            else:
+                lines.append(f"== {game}.{row['character']}" if row["character"] else
+                             f"== {game} ({'shared sheet words' if game == 'games' else 'game texts'})")
         mark = {"missing": "  [MISSING]", "stale": "  [STALE]"}.get(row["state"], "")
         lines.append(f"  {row['field'] if row['character'] else row['key']}{mark}")
         for lang in (source, target):

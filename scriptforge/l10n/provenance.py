@@ -26,7 +26,7 @@ def state(db, unit: Unit, lang: str) -> str | None:
     """translated, missing (the other language has it, this one not), stale, or None (neither)."""
     if unit.text(lang) is None:
         return MISSING if unit.texts else None
-    recorded = db.provenance.get(lang, {}).get(unit.key)
+    recorded = _recorded(db, unit, lang)
     if recorded:
         source, digest = recorded
         value = unit.text(source)
@@ -37,8 +37,15 @@ def state(db, unit: Unit, lang: str) -> str | None:
 
 def source_of(db, unit: Unit, lang: str) -> str | None:
     """The language `lang`'s text of `unit` was translated from, if recorded."""
-    recorded = db.provenance.get(lang, {}).get(unit.key)
+    recorded = _recorded(db, unit, lang)
     return recorded[0] if recorded else None
+
+
+def _recorded(db, unit: Unit, lang: str):
+    """(source lang, hash) recorded for a BotC unit; the other games' texts record none."""
+    if unit.game != "botc" or db is None:
+        return None
+    return db.provenance.get(lang, {}).get(unit.key)
 
 
 # -- where a unit's provenance is written -------------------------------------------------
@@ -179,12 +186,21 @@ def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
     return write_docs(list(docs.values()))
 
 
-def status(db) -> dict:
-    """{lang: {group: {translated, missing, stale}}} for every unit, plus the glossary."""
-    from scriptforge.l10n.units import GROUPS, glossary_keys
+def status(db, games=None) -> dict:
+    """{lang: {group: {translated, missing, stale}}} for every unit, plus the glossary.
 
-    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in GROUPS} for lang in LANGUAGES}
-    for unit in all_units(db):
+    `db` is the BotC database (None: left out); `games` maps other games' ids to their
+    `GameDatabase`, whose units follow in groups `<game>.roles`, `<game>.steps`, `<game>.game`
+    and `games.ui`.
+    """
+    from scriptforge.l10n.units import GROUPS, glossary_keys, selected_units
+
+    games = games or {}
+    units = selected_units(db, games)
+    groups = list(GROUPS) if db is not None else []
+    groups += [u.group for u in units if u.game != "botc" and u.group not in groups]
+    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in groups} for lang in LANGUAGES}
+    for unit in units:
         for lang in LANGUAGES:
             st = state(db, unit, lang)
             if st == STALE:
@@ -192,6 +208,8 @@ def status(db) -> dict:
                 out[lang][unit.group][STALE] += 1
             elif st:
                 out[lang][unit.group][st] += 1
+    if db is None:
+        return out
     keys = {lang: glossary_keys(db, lang) for lang in LANGUAGES}
     for lang in LANGUAGES:
         other = keys[other_language(lang)]

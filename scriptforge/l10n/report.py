@@ -1,6 +1,5 @@
 """Text output of the translator tools, for people."""
 
-from scriptforge.l10n.units import GROUPS
 from scriptforge.names import LANGUAGES
 
 
@@ -9,7 +8,7 @@ def status_text(table: dict) -> str:
     head = f"{'field':<22}" + "".join(f"{l + ' translated':>15}{'missing':>9}{'stale':>7}" for l in langs)
     lines = [head, "-" * len(head)]
     totals = {l: [0, 0, 0] for l in langs}
-    for group in GROUPS:
+    for group in next(iter(table.values())):
         row = f"{group:<22}"
         for l in langs:
             cell = table[l][group]

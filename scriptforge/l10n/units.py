@@ -9,6 +9,18 @@ Unit keys are the msgctxt of the .po exchange and the keys of `Database.provenan
 - ``jinx.<a-b>``: jinx texts;
 - ``ui.<dotted.path>``: interface words (teams, editions, alignments, labels).
 
+The other games (Salem 1692, Werewolf, Mafia; `scriptforge.games`) have units of their own,
+built by `game_units`, keyed with the game's id first:
+
+- ``<game>.<role>.<name|text|notes>``: roles, cards, tokens (notes as tuples);
+- ``<game>.<step>.<name|say|do|text|items>``: setup, turn, night and day steps;
+- ``<game>.game.<dotted.path>``: the texts of ``<lang>/game.yaml`` (teams, kinds, sequences,
+  setup notes, rule sections with their items as tuples);
+- ``games.ui.<dotted.path>``: the sheet words all three games share.
+
+They carry no provenance (the Korean texts are the seeds' own sentences, the English written
+for the project): never stale, not confirmed, not in the .po exchange.
+
 A unit exists when at least one language has its text.
 """
 
@@ -23,6 +35,10 @@ LIST_FIELDS = ("how_to_run", "examples")
 STEP_FIELDS = ("name", "first_night", "other_nights")
 # status groups, in report order
 GROUPS = (*CHAR_FIELDS, "night_steps", "reminder_labels", "jinxes", "ui", "glossary")
+ROLE_FIELDS = ("name", "text", "notes")
+GAME_STEP_FIELDS = ("name", "say", "do", "text", "items")
+#: Where the sheet words shared by the other games sit among the units (not a game of its own).
+SHARED_UI = "games"
 
 
 @dataclass(frozen=True)
@@ -32,6 +48,7 @@ class Unit:
     character: str | None  # character id, for per-character units
     field: str  # field name inside the unit's kind (ability, first_night, a token id, ...)
     texts: dict  # lang -> str, or tuple of str for list fields; absent where there is none
+    game: str = "botc"  # botc, salem, werewolf, mafia, or "games" for the shared sheet words
 
     def text(self, lang: str):
         return self.texts.get(lang)
@@ -55,12 +72,15 @@ def text_hash(value) -> str:
     return hashlib.sha256(value.encode("utf-8")).hexdigest()[:12]
 
 
-def _leaves(tree, prefix=""):
+def _leaves(tree, prefix="", lists=False):
+    """(dotted path, text) for every string of a tree; with `lists`, lists of strings as tuples."""
     if isinstance(tree, dict):
         for key, value in tree.items():
-            yield from _leaves(value, f"{prefix}.{key}" if prefix else str(key))
+            yield from _leaves(value, f"{prefix}.{key}" if prefix else str(key), lists)
     elif isinstance(tree, str):
         yield prefix, tree
+    elif lists and isinstance(tree, list) and tree and all(isinstance(x, str) for x in tree):
+        yield prefix, tuple(tree)
 
 
 def character_units(db, char_id: str) -> list[Unit]:
@@ -116,3 +136,54 @@ def glossary_keys(db, lang: str) -> set[str]:
         else:
             keys.add((term.get("en") or term["term"]).casefold())
     return keys
+
+
+# -- the other games --------------------------------------------------------------------------
+
+
+def _item_units(game: str, item, fields, group: str) -> list[Unit]:
+    out = []
+    for name in fields:
+        texts = {}
+        for lang, t in item.texts.items():
+            value = getattr(t, name)
+            if value:
+                texts[lang] = value
+        if texts:
+            out.append(Unit(f"{game}.{item.id}.{name}", group, item.id, name, texts, game))
+    return out
+
+
+def _tree_units(prefix: str, trees: dict, group: str, game: str) -> list[Unit]:
+    paths: dict[str, dict] = {}
+    for lang in LANGUAGES:
+        for path, text in _leaves(trees.get(lang) or {}, lists=True):
+            paths.setdefault(path, {})[lang] = text
+    return [Unit(f"{prefix}.{path}", group, None, path, texts, game) for path, texts in paths.items()]
+
+
+def game_units(gdb) -> list[Unit]:
+    """Every unit of one other game: roles in the data's order, then steps, then game texts."""
+    game = gdb.id
+    out = []
+    for role in gdb.roles.values():
+        out.extend(_item_units(game, role, ROLE_FIELDS, f"{game}.roles"))
+    for step in gdb.steps.values():
+        out.extend(_item_units(game, step, GAME_STEP_FIELDS, f"{game}.steps"))
+    out.extend(_tree_units(f"{game}.game", gdb.texts, f"{game}.game", game))
+    return out
+
+
+def shared_ui_units(gdb) -> list[Unit]:
+    """The sheet words the other games share (data/games/<lang>/ui.yaml), from any one game."""
+    return _tree_units(f"{SHARED_UI}.ui", gdb.ui, f"{SHARED_UI}.ui", SHARED_UI)
+
+
+def selected_units(db, games: dict) -> list[Unit]:
+    """The units of the BotC database `db` (None: left out) and of the other games in `games`."""
+    out = all_units(db) if db is not None else []
+    for gdb in games.values():
+        out.extend(game_units(gdb))
+    if games:
+        out.extend(shared_ui_units(next(iter(games.values()))))
+    return out
