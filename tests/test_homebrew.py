@@ -115,8 +115,9 @@ def test_bracket_alone_gives_the_setup_effect(db, tmp_path):
 def test_with_homebrew_adds_characters_and_keeps_the_database(db, tmp_path):
     write(tmp_path, BARD)
     (tmp_path / "pilgrim.yaml").write_bytes(PILGRIM.read_bytes())
+    pilgrim_before = db.characters["pilgrim"]
     more = with_homebrew(db, tmp_path)
-    assert "bard" not in db.characters and "en" not in db.characters["pilgrim"].texts
+    assert "bard" not in db.characters and db.characters["pilgrim"] is pilgrim_before  # db unchanged
     assert more.resolve("음유시인").id == "bard" and more.characters["pilgrim"].texts["en"].name == "Pilgrim"
     assert more.reminder_labels["ko"]["bard_sung"] == "노래함"
     script = script_from_data([{"id": "_meta", "name": "x"}, "imp", "bard", "chef", "pilgrim", "clockmaker"], more)
