@@ -231,3 +231,26 @@ def test_keep_words_joins_hangul_words_only():
     assert keep_words("캐릭터를 (첫날 밤) 3명") == "캐\u2060릭\u2060터\u2060를 (\u2060첫\u2060날 밤\u2060) 3\u2060명"
     assert keep_words("Imp and Baron") == "Imp and Baron"
     assert keep_words("") == ""
+
+
+def test_fast_font_subset_keeps_glyph_ids_and_outlines():
+    from fontTools.ttLib import TTFont
+
+    from scriptforge.paths import PACKAGE_DIR
+    from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
+
+    data = (PACKAGE_DIR / "fonts" / "NotoSansKR-Subset-Bold.ttf").read_bytes()
+    assert is_bundled_font(data) and not is_bundled_font(data[:-4] + b"\0\0\0\0")
+    full = TTFont(io.BytesIO(data))
+    cmap = full.getBestCmap()
+    gids = {full.getGlyphID(cmap[ord(c)]) for c in "캐릭터 Imp 똑"}
+    small = TTFont(io.BytesIO(subset_keeping_gids(data, gids)))
+    assert small["maxp"].numGlyphs == full["maxp"].numGlyphs  # glyph ids unchanged
+    for gid in range(full["maxp"].numGlyphs):
+        a = full["glyf"][full.getGlyphOrder()[gid]]
+        b = small["glyf"][small.getGlyphOrder()[gid]]
+        if gid in gids:
+            assert list(a.getCoordinates(full["glyf"])[0]) == list(b.getCoordinates(small["glyf"])[0])
+        elif gid:
+            assert b.numberOfContours == 0
+    assert subset_keeping_gids(b"OTTO" + data[4:], gids) is None  # not TrueType: WeasyPrint's own subsetting

@@ -1,10 +1,17 @@
 """HTML → PDF (and PNG) with WeasyPrint: bundled fonts, a safe URL fetcher, fixed bytes.
 
 - ``weasyprint`` and ``pypdfium2`` are imported only inside the render functions, so commands that
-  render nothing stay fast.
+  render nothing stay fast; ``import_weasyprint`` imports it without ``find_library``'s ~70
+  subprocesses and with fontconfig limited to the bundled fonts.
 - Fonts: the package's pre-subset Noto Sans CJK KR (``scriptforge/fonts``) through ``@font-face``
-  with ``file://`` URLs; WeasyPrint embeds and subsets them. Text the bundled font cannot draw is
-  reported as a warning naming the characters (it would otherwise print as boxes).
+  with ``file://`` URLs; WeasyPrint embeds and subsets them (``fontsubset`` does the subsetting
+  of these fonts at byte level). fontconfig sees only the bundled fonts, so output does not
+  depend on the system's fonts. Text the bundled font cannot draw (``fonts/coverage.txt``) is
+  reported as a warning naming the characters, and that render uses a font configuration that
+  also sees the system's fonts (else it would print as boxes).
+- Speed (see DESIGN.md's performance notes): fixed table layout, one HTML document for sheet,
+  back page and nights, sheet.css parsed once per Renderer, compiled templates cached in the user
+  cache, a FontConfiguration reused for every document of a batch.
 - URLs: ``data:`` URLs and files inside the package fonts folder, the script's folder and the
   ``--icons`` folder only; ``http(s)`` only with ``allow_network``. Anything else is refused, a
   warning is recorded and the character gets its generated icon instead.
@@ -174,7 +181,39 @@ def import_weasyprint():
             import weasyprint  # noqa: F401
     finally:
         ctypes.util.find_library = original
+    _use_fast_subsetting()
     return sys.modules["weasyprint"]
+
+
+def _use_fast_subsetting() -> None:
+    """Subset the bundled fonts with ``fontsubset`` instead of fontTools when writing PDFs.
+
+    Only where WeasyPrint would use fontTools (no HarfBuzz-subset library), only for the bundled
+    font files, and only when the byte-level subset can handle the font; anything else goes to
+    WeasyPrint's own method. If WeasyPrint's internals differ from what this expects, nothing
+    is changed.
+    """
+    try:
+        from weasyprint.pdf.fonts import Font
+    except ImportError:
+        return
+    original = getattr(Font, "_fonttools_subset", None)
+    if original is None or getattr(original, "_scriptforge", False):
+        return
+
+    def _fonttools_subset(self, to_unicode, hinting):
+        from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
+
+        content = getattr(self, "file_content", None)
+        if isinstance(content, bytes) and not getattr(self, "index", 0) and is_bundled_font(content):
+            subset = subset_keeping_gids(content, to_unicode)
+            if subset is not None:
+                self.file_content = subset
+                return
+        original(self, to_unicode, hinting)
+
+    _fonttools_subset._scriptforge = True
+    Font._fonttools_subset = _fonttools_subset
 
 
 def _fast_find_library():
