@@ -2,14 +2,16 @@
 
 from dataclasses import dataclass, field
 import difflib
+import hashlib
 from pathlib import Path
+import pickle
 import re
 
-from scriptforge.datafiles import read_yaml, validate
 from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
-from scriptforge.paths import DATA_DIR
+from scriptforge.fileio import atomic_write_bytes
+from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 _LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 
@@ -126,12 +128,38 @@ class Database:
 
 def load_database(data_dir: Path | None = None, packs=()) -> Database:
     """Load and validate the database (the built-in data, then each pack in `packs` on top);
-    the first problem found is raised as a DataError."""
+    the first problem found is raised as a DataError.
+
+    A database that loaded without problems is kept in the user cache, keyed by the bytes of
+    every data file, schema and loader module: the same bytes always get the same verdict, so
+    only a change (or a new version) pays for parsing and validating again.
+    """
+    key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
+    cached = cache_dir("database") / f"{key}.pickle"
+    try:
+        return pickle.loads(cached.read_bytes())
+    except Exception:  # missing, unreadable or from another Python: load it properly
+        pass
     db, problems = check_database(data_dir, packs)
     if problems:
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
+    try:
+        atomic_write_bytes(cached, pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        pass  # a read-only home only costs speed
     return db
+
+
+def _content_key(roots: list[Path]) -> str:
+    digest = hashlib.sha256()
+    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "names.py"))]
+    files = [*code, *sorted(SCHEMAS_DIR.glob("*.json"))]
+    for root in roots:
+        files += sorted(root.rglob("*.yaml"))
+    for path in files:
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
 
 
 def check_database(data_dir: Path | None = None, packs=()) -> tuple[Database | None, list[DataError]]:
@@ -163,8 +191,10 @@ class _Loader:
 
     def _read(self, path: Path, schema: str, record_id: str | None = None):
         try:
-            data = read_yaml(path)
-            validate(data, schema, path, record_id)
+            from scriptforge import datafiles  # not needed when the database comes from the cache
+
+            data = datafiles.read_yaml(path)
+            datafiles.validate(data, schema, path, record_id)
             return data
         except DataError as exc:
             self.problems.append(exc)
@@ -334,6 +364,8 @@ class _Loader:
 def pack_name(folder: Path) -> str:
     """A pack's name: `name` in its pack.yaml, else the folder's name."""
     try:
+        from scriptforge.datafiles import read_yaml
+
         manifest = read_yaml(Path(folder) / "pack.yaml")
     except DataError:
         manifest = None

@@ -6,7 +6,6 @@ Every error names the file, the line, the record and the field, in one line.
 from functools import cache
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import fastjsonschema
@@ -14,7 +13,7 @@ import yaml
 
 from scriptforge.errors import DataError
 from scriptforge.fileio import atomic_write_text
-from scriptforge.paths import SCHEMAS_DIR
+from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -36,18 +35,13 @@ def read_yaml(path: Path):
         raise DataError(f"invalid YAML: {problem}", where=where) from None
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "scriptforge" / "validators"
-
-
 @cache
 def _validator(schema_name: str):
     # Generating a validator costs ~10 ms per schema, more than reading all the data; the
     # generated code is cached per schema content and fastjsonschema version.
     text = schema_path(schema_name).read_text(encoding="utf-8")
     digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{text}".encode()).hexdigest()[:24]
-    cached = _cache_dir() / f"{schema_name}-{digest}.py"
+    cached = cache_dir("validators") / f"{schema_name}-{digest}.py"
     try:
         code = cached.read_text(encoding="utf-8")
     except OSError:

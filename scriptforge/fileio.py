@@ -5,7 +5,6 @@ import os
 from pathlib import Path
 import tempfile
 
-import yaml
 
 
 def _mode_for(path: Path) -> int:
@@ -37,6 +36,8 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def dump_yaml(data) -> str:
+    import yaml
+
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100000)
 
 

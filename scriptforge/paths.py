@@ -15,3 +15,11 @@ def _shipped(name: str) -> Path:
 DATA_DIR = _shipped("data")
 TEMPLATES_DIR = _shipped("templates")
 SCHEMAS_DIR = PACKAGE_DIR / "schemas"
+
+
+def cache_dir(kind: str) -> Path:
+    """Where scriptforge keeps what it can rebuild (validators, templates, the loaded database)."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "scriptforge" / kind

@@ -1,11 +1,17 @@
-import shutil
+import os
 from pathlib import Path
+import shutil
+import tempfile
 
 from click.testing import CliRunner
 import pytest
 
 from scriptforge.database import load_database
 from scriptforge.paths import DATA_DIR
+
+# Caches (validators, templates, the loaded database) go to a fresh folder for each test run,
+# so the tests see cold starts too and never depend on what an earlier run left behind.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scriptforge-test-cache-")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -180,3 +180,17 @@ def test_schemas_are_valid_and_agree_with_the_reference_validator(db):
         jsonschema.Draft7Validator.check_schema(schema)
         for path in files:
             jsonschema.validate(yaml.safe_load(path.read_text()), schema)
+
+
+def test_cached_database_follows_every_change_to_the_data(data_copy):
+    first = load_database(data_copy)
+    assert load_database(data_copy).characters["imp"].texts["en"].name == first.characters["imp"].texts["en"].name
+    path = data_copy / "en" / "characters" / "imp.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["name"] = "Imp the Second"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    assert load_database(data_copy).characters["imp"].texts["en"].name == "Imp the Second"
+    data["team"] = "demon"  # not a text field: the schema refuses it, cache or no cache
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    with pytest.raises(DataError, match="imp.yaml"):
+        load_database(data_copy)

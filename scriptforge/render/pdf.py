@@ -36,7 +36,7 @@ import urllib.request
 import jinja2
 import markupsafe
 
-from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR
+from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
 from scriptforge.render.views import WORD_JOINER, keep_korean_words
 
 FONTS_DIR = PACKAGE_DIR / "fonts"
@@ -105,7 +105,7 @@ _FONTCONFIG_TEMPLATE = """<?xml version="1.0"?>
 
 def _fontconfig_file() -> Path | None:
     """A fonts.conf that only knows the bundled fonts folder (written once to the user cache)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scriptforge" / "fontconfig"
+    base = cache_dir("fontconfig")
     text = _FONTCONFIG_TEMPLATE.format(fonts=_xml(str(FONTS_DIR.resolve())), cache=_xml(str(base / "cache")))
     name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
     path = base / name
@@ -255,7 +255,7 @@ def describe_chars(chars: list[str], limit: int = 12) -> str:
 
 def _bytecode_cache():
     """Compiled templates kept in the user cache (saves compiling them in every cold run)."""
-    directory = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scriptforge" / "jinja"
+    directory = cache_dir("jinja")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         if not os.access(directory, os.W_OK):
