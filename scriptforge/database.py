@@ -7,6 +7,7 @@ from pathlib import Path
 import pickle
 import re
 
+from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
@@ -176,10 +177,10 @@ def _night_unit(key: str) -> str:
     return f"{char_id}.{'first_night' if night == 'first_night' else 'other_night'}_reminder"
 
 
-class _Loader:
+class _Loader(ProblemCollector):
     def __init__(self, root: Path):
+        super().__init__()
         self.root = root
-        self.problems: list[DataError] = []
         self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in LANGUAGES}
 
     def _provenance(self, lang: str, data, unit) -> None:
@@ -188,22 +189,6 @@ class _Loader:
         if block:
             for key, digest in block["hashes"].items():
                 self.provenance[lang][unit(key)] = (block["lang"], digest)
-
-    def _read(self, path: Path, schema: str, record_id: str | None = None):
-        try:
-            from scriptforge import datafiles  # not needed when the database comes from the cache
-
-            data = datafiles.read_yaml(path)
-            datafiles.validate(data, schema, path, record_id)
-            return data
-        except DataError as exc:
-            self.problems.append(exc)
-            return None
-
-    def _problem(self, path: Path, message: str, steps=()):
-        from scriptforge.datafiles import line_of
-
-        self.problems.append(DataError(message, where=f"{path}:{line_of(path, list(steps))}"))
 
     def load(self):
         facts_path = self.root / "characters.yaml"
@@ -364,8 +349,6 @@ class _Loader:
 def pack_name(folder: Path) -> str:
     """A pack's name: `name` in its pack.yaml, else the folder's name."""
     try:
-        from scriptforge.datafiles import read_yaml
-
         manifest = read_yaml(Path(folder) / "pack.yaml")
     except DataError:
         manifest = None

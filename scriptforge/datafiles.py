@@ -8,14 +8,17 @@ import hashlib
 import json
 from pathlib import Path
 
-import fastjsonschema
-import yaml
-
 from scriptforge.errors import DataError
 from scriptforge.fileio import atomic_write_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml():
+    """PyYAML and its fastest safe loader, imported on first use (a cached database needs neither)."""
+    import yaml
+
+    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path):
@@ -26,8 +29,9 @@ def read_yaml(path: Path):
         raise DataError("file not found", where=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read file: {exc}", where=str(path)) from None
+    yaml, loader = _yaml()
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
@@ -40,6 +44,8 @@ def _validator(schema_name: str):
     # Generating a validator costs ~10 ms per schema, more than reading all the data; the
     # generated code is cached per schema content and fastjsonschema version.
     text = schema_path(schema_name).read_text(encoding="utf-8")
+    import fastjsonschema
+
     digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{text}".encode()).hexdigest()[:24]
     cached = cache_dir("validators") / f"{schema_name}-{digest}.py"
     try:
@@ -61,6 +67,8 @@ def schema_path(schema_name: str) -> Path:
 
 def validate(data, schema_name: str, path: Path, record_id: str | None = None) -> None:
     """Check `data` (read from `path`) against a schema; raise one clear DataError if it fails."""
+    import fastjsonschema
+
     try:
         _validator(schema_name)(data)
     except fastjsonschema.JsonSchemaValueException as exc:
@@ -107,7 +115,8 @@ def _describe(exc, steps, data, record_id):
 def line_of(path: Path, steps) -> int:
     """The 1-based line of the node at `steps` in a YAML file (the deepest node that exists)."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_Loader)
+        yaml, loader = _yaml()
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=loader)
     except (OSError, yaml.YAMLError):
         return 1
     line = node.start_mark.line if node is not None else 0
@@ -125,3 +134,22 @@ def line_of(path: Path, steps) -> int:
             break
         node = child
     return line + 1
+
+
+class ProblemCollector:
+    """Base of the loaders: read and validate files, collecting every problem instead of stopping."""
+
+    def __init__(self):
+        self.problems: list[DataError] = []
+
+    def _read(self, path: Path, schema: str, record_id: str | None = None):
+        try:
+            data = read_yaml(path)
+            validate(data, schema, path, record_id)
+            return data
+        except DataError as exc:
+            self.problems.append(exc)
+            return None
+
+    def _problem(self, path: Path, message: str, steps=()):
+        self.problems.append(DataError(message, where=f"{path}:{line_of(path, list(steps))}"))

@@ -17,7 +17,7 @@ import difflib
 from pathlib import Path
 import re
 
-from scriptforge.datafiles import line_of, read_yaml, validate
+from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
 from scriptforge.names import LANGUAGES, name_key
 from scriptforge.paths import DATA_DIR
@@ -300,24 +300,12 @@ def games_dir() -> Path:
     return Path(root) / "games" if root else GAMES_DIR
 
 
-class _GameLoader:
+class _GameLoader(ProblemCollector):
     def __init__(self, root: Path, game: str):
+        super().__init__()
         self.root = root
         self.dir = root / game
         self.game = game
-        self.problems: list[DataError] = []
-
-    def _read(self, path: Path, schema: str):
-        try:
-            data = read_yaml(path)
-            validate(data, schema, path)
-            return data
-        except DataError as exc:
-            self.problems.append(exc)
-            return None
-
-    def _problem(self, path: Path, message: str, steps=()):
-        self.problems.append(DataError(message, where=f"{path}:{line_of(path, list(steps))}"))
 
     def load(self):
         facts_path = self.dir / "game.yaml"
