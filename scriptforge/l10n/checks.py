@@ -17,8 +17,7 @@ from typing import Callable, Iterable
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import LIST_FIELDS, Unit, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
-
-SEVERITIES = ("error", "warning", "info")
+from scriptforge.rules.findings import SEVERITIES
 
 
 @dataclass(frozen=True)
