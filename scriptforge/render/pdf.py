@@ -182,7 +182,6 @@ def import_weasyprint():
     finally:
         ctypes.util.find_library = original
     _use_fast_subsetting()
-    _use_single_leader_boxes()
     return sys.modules["weasyprint"]
 
 
@@ -215,56 +214,6 @@ def _use_fast_subsetting() -> None:
 
     _fonttools_subset._scriptforge = True
     Font._fonttools_subset = _fonttools_subset
-
-
-def _use_single_leader_boxes() -> None:
-    """Draw each ``leader()`` (the dots of the almanac's contents) as one text box.
-
-    WeasyPrint fills a leader with one copy of its text box per repetition ('. ' about a hundred
-    times per contents line), and the PDF writer sets up a Pango layout for each copy: for a
-    25-character almanac that was 2,700 of its 4,000 text boxes and ~0.5 s of writing. Here the
-    copies, which WeasyPrint places side by side on a grid, become one text box holding the
-    repeated text at the first copy's place: same glyphs at the same places (each copy is as
-    wide as the text's advance). If WeasyPrint's internals differ from what this expects, or the
-    copies are not side by side, nothing is changed.
-    """
-    try:
-        from weasyprint.layout import inline
-        from weasyprint.text.line_break import create_layout
-    except ImportError:
-        return
-    original = getattr(inline, "handle_leader", None)
-    if original is None or getattr(original, "_scriptforge", False):
-        return
-
-    def handle_leader(context, line, containing_block):
-        original(context, line, containing_block)
-        try:
-            _merge_leader_copies(line, create_layout, context)
-        except Exception:  # noqa: BLE001 (keep WeasyPrint's own boxes)
-            pass
-
-    handle_leader._scriptforge = True
-    inline.handle_leader = handle_leader
-
-
-def _merge_leader_copies(line, create_layout, context) -> None:
-    from weasyprint.layout.leader import leader_index
-
-    _, leader_box = leader_index(line)
-    if leader_box is None or len(leader_box.children) < 2:
-        return
-    copies = sorted(leader_box.children, key=lambda box: box.position_x)
-    first = copies[0]
-    width = first.width
-    if any(box.text != first.text or box.width != width or box.position_y != first.position_y
-           or abs(box.position_x - (first.position_x + i * width)) > 1e-6 for i, box in enumerate(copies)):
-        return
-    merged = first.copy()
-    merged.text = first.text * len(copies)
-    merged.width = width * len(copies)
-    merged.pango_layout = create_layout(merged.text, first.style, context, None, first.justification_spacing)
-    leader_box.children = (merged,)
 
 
 def _fast_find_library():
