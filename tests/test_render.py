@@ -76,7 +76,7 @@ def test_every_example_fits_on_one_page(path, db, renderer):
         for paper in ("a4", "letter"):
             warnings = []
             view = make_view(script, db, lang, paper)
-            renderer._inline_icons(view, path.parent, warnings)
+            renderer.inline_icons(renderer._sheet_icons(view), path.parent, warnings)
             docs = renderer.documents(view, path.parent, warnings)
             assert [len(d.pages) for d in docs] == [1], (lang, paper, warnings)
             assert not [w for w in warnings if "does not fit" in w]

@@ -306,7 +306,7 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
     if missing:
         warnings.append("the bundled font has no glyph for " + describe_chars(missing)
                         + "; they print with a system font if one has them, else as boxes")
-    _inline_icons(view, renderer, base_dir, warnings)
+    renderer.inline_icons(view.icons(), base_dir, warnings)
     view = _keep_korean_words(view)
     if fmt == "html":
         html = renderer.html(view, "almanac.html.j2", embed_fonts=True)
@@ -325,29 +325,6 @@ def _keep_korean_words(view: AlmanacView) -> AlmanacView:
 
     join = getattr(views, "keep_korean_words", None)
     return join(view) if join else view
-
-
-def _inline_icons(view: AlmanacView, renderer, base_dir, warnings: list[str]) -> None:
-    """Icon URLs become data: URLs (read through the renderer's safe `read_url`), or the
-    generated badge when refused."""
-    import base64
-
-    from scriptforge.render.pdf import FetchRefused
-
-    seen: dict[str, str | None] = {}
-    for icon in view.icons():
-        if not icon.url or icon.url.startswith("data:"):
-            continue
-        if icon.url not in seen:
-            try:
-                data, mime = renderer.read_url(icon.url, base_dir)
-                if not (mime or "").startswith("image/"):
-                    raise FetchRefused(f"{icon.url}: not an image ({mime})")
-                seen[icon.url] = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-            except (FetchRefused, OSError, ValueError) as exc:
-                warnings.append(f"image not used, generated icon instead: {exc}")
-                seen[icon.url] = None
-        icon.url = seen[icon.url]
 
 
 def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",

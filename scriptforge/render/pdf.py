@@ -337,13 +337,13 @@ class Renderer:
 
         return SafeFetcher()
 
-    def _inline_icons(self, view, base_dir: Path | None, warnings: list[str]):
-        """Replace icon URLs by data: URLs, or drop them (generated icon) when refused."""
+    def inline_icons(self, icons, base_dir: Path | None, warnings: list[str]) -> None:
+        """Replace icon URLs by data: URLs read through the safe `read_url`, or drop them
+        (the generated badge) when refused or not an image; each URL is read once."""
         seen: dict[str, str | None] = {}
-
-        def inline(icon):
-            if not icon.url:
-                return
+        for icon in icons:
+            if not icon.url or icon.url.startswith("data:"):
+                continue
             if icon.url not in seen:
                 try:
                     data, mime = self.read_url(icon.url, base_dir)
@@ -355,16 +355,18 @@ class Renderer:
                     seen[icon.url] = None
             icon.url = seen[icon.url]
 
+    @staticmethod
+    def _sheet_icons(view):
         for team in (*view.teams, *view.extra_teams):
             for ch in team.characters:
-                inline(ch.icon)
+                yield ch.icon
         for night in view.nights:
             for step in night.steps:
-                inline(step.icon)
+                yield step.icon
         if view.back:
             for night in view.back.get("nights", []):
                 for step in night.steps:
-                    inline(step.icon)
+                    yield step.icon
 
     # -- HTML -----------------------------------------------------------------------------
 
@@ -508,7 +510,7 @@ class Renderer:
         if missing:
             warnings.append("the bundled font has no glyph for " + describe_chars(missing)
                             + "; they print with a system font if one has them, else as boxes")
-        self._inline_icons(view, base_dir, warnings)
+        self.inline_icons(self._sheet_icons(view), base_dir, warnings)
         view = keep_korean_words(view)
         if fmt == "html":
             html = self.html(view, "sheet.html.j2", embed_fonts=True)
