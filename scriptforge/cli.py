@@ -216,7 +216,8 @@ def db_check(fmt):
             click.echo(f"Error: {problem}", err=True)
         if "characters" in summary:
             teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
-            langs = ", ".join(f"{l} {n}" for l, n in summary["languages"].items())
+            langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
+                              for l, n in summary["languages"].items())
             click.echo(f"{summary['characters']} characters ({teams})")
             click.echo(f"texts: {langs}; {summary['jinxes']} jinxes")
         click.echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")

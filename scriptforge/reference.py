@@ -127,5 +127,9 @@ def check_summary(db: Database | None, problems) -> dict:
         summary["teams"] = {t: sum(1 for c in db.characters.values() if c.team == t) for t in TEAMS
                             if any(c.team == t for c in db.characters.values())}
         summary["languages"] = {lang: sum(1 for c in db.characters.values() if lang in c.texts) for lang in LANGUAGES}
+        # A character's texts in a language are a translation when its ability records a source.
+        summary["translated"] = {lang: sum(1 for c in db.characters.values()
+                                           if f"{c.id}.ability" in db.provenance.get(lang, {}))
+                                 for lang in LANGUAGES}
         summary["jinxes"] = len(db.jinxes)
     return summary

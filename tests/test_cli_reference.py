@@ -72,9 +72,11 @@ def test_search_in_both_languages(runner):
 def test_db_check_counts(runner):
     result = runner.invoke(main, ["db", "check"])
     assert result.exit_code == 0
-    assert "55 characters" in result.output and "en 55, ko 55" in result.output
+    assert "55 characters" in result.output
+    assert "en 55 (25 original, 30 translated), ko 55 (44 original, 11 translated)" in result.output
     summary = run_json(runner, "db", "check")
     assert summary["ok"] and summary["languages"] == {"en": 55, "ko": 55}
+    assert summary["translated"] == {"en": 30, "ko": 11}
     assert summary["teams"] == {"townsfolk": 30, "outsider": 9, "minion": 8, "demon": 6, "fabled": 2}
 
 
