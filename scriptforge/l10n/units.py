@@ -83,15 +83,16 @@ def _leaves(tree, prefix="", lists=False):
         yield prefix, tuple(tree)
 
 
+def _field_texts(per_language: dict, name: str) -> dict[str, object]:
+    """{lang: value} of one field across a record's languages, leaving out empty ones."""
+    return {lang: getattr(t, name) for lang, t in per_language.items() if getattr(t, name)}
+
+
 def character_units(db, char_id: str) -> list[Unit]:
     ch = db.characters[char_id]
     out = []
     for name in CHAR_FIELDS:
-        texts = {}
-        for lang, t in ch.texts.items():
-            value = getattr(t, name)
-            if value:
-                texts[lang] = value
+        texts = _field_texts(ch.texts, name)
         if texts:
             out.append(Unit(f"{char_id}.{name}", name, char_id, name, texts))
     return out
@@ -144,11 +145,7 @@ def glossary_keys(db, lang: str) -> set[str]:
 def _item_units(game: str, item, fields, group: str) -> list[Unit]:
     out = []
     for name in fields:
-        texts = {}
-        for lang, t in item.texts.items():
-            value = getattr(t, name)
-            if value:
-                texts[lang] = value
+        texts = _field_texts(item.texts, name)
         if texts:
             out.append(Unit(f"{game}.{item.id}.{name}", group, item.id, name, texts, game))
     return out
