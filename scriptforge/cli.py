@@ -963,15 +963,12 @@ def export_command(script, lang, out):
 
 
 def _add_pack_option(group):
-    """--pack on the group and on every command under it (commands defined later: @pack_option)."""
+    """--pack on the group and on every command under it; called once, at the end of this module."""
     for command in [group, *getattr(group, "commands", {}).values()]:
         if not any(p.name == "packs" for p in command.params):
             pack_option(command)
         if command is not group and isinstance(command, click.Group):
             _add_pack_option(command)
-
-
-_add_pack_option(main)
 
 
 # -- almanac command
@@ -989,7 +986,6 @@ _add_pack_option(main)
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @homebrew_option
-@pack_option
 @_fail_cleanly
 def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """Render a script's almanac for storytellers: cover with the character sheet and contents,
@@ -1018,3 +1014,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
         click.echo(f"Warning: {script}: {warning}", err=True)
     for path in result.written:
         click.echo(f"{path}" + (f" ({result.pages} pages)" if result.pages else ""))
+
+
+# Last, so that every command defined above takes --pack.
+_add_pack_option(main)
