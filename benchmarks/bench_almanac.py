@@ -9,31 +9,14 @@ Target: under 5 s cold.
 """
 
 import argparse
-import os
 from pathlib import Path
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 
+from coldrun import cold, load_average
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "english-almanac-25.json"
-CLI = [sys.executable, "-c", "from scriptforge.cli import main; main()"]
-
-
-def cold(args: list[str], cwd: Path, runs: int) -> tuple[float, float]:
-    """(best wall time, best child CPU time) in seconds of `scriptforge ARGS` in a new process."""
-    best_wall, best_cpu = float("inf"), float("inf")
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(CLI + args, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
-    return best_wall, best_cpu
 
 
 def warm(lang: str) -> dict[str, float]:
@@ -67,14 +50,14 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "almanac.pdf"
-        wall, cpu = cold(["almanac", str(SCRIPT), "--lang", args.lang, "-o", str(out)], Path(tmp), args.runs)
+        timing = cold(["almanac", str(SCRIPT), "--lang", args.lang, "-o", str(out)], Path(tmp), args.runs)
         from pypdf import PdfReader
 
         pages = len(PdfReader(out).pages)
         size = out.stat().st_size
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"cold almanac ({args.lang}, A4, 25 characters): {wall:.2f} s wall, {cpu:.2f} s CPU   "
-          f"{pages} pages, {size / 1024:.0f} KiB   (best of {args.runs}; load average {load:.1f}; target < 5 s)")
+    print(f"cold almanac ({args.lang}, A4, 25 characters): best {timing.best:.2f} s, median {timing.median:.2f} s, "
+          f"CPU {timing.cpu:.2f} s   {pages} pages, {size / 1024:.0f} KiB   (of {args.runs} runs; load average "
+          f"{load_average()}; target < 5 s)")
     for step, seconds in warm(args.lang).items():
         print(f"  warm {step:<12} {seconds:6.2f} s")
 

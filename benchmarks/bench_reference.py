@@ -8,10 +8,9 @@ for comparison (the floor any command pays).
 """
 
 import argparse
-import statistics
-import subprocess
 import sys
-import time
+
+from coldrun import cold
 
 COMMANDS = {
     "python -c pass (floor)": [sys.executable, "-c", "pass"],
@@ -22,23 +21,14 @@ COMMANDS = {
 }
 
 
-def cold(argv, runs):
-    times = []
-    subprocess.run(argv, capture_output=True, check=True)  # warm the OS file cache and validator cache
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, capture_output=True, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     print(f"{'command':<30} {'median':>8} {'best':>8}")
     for label, argv in COMMANDS.items():
-        median, best = cold(argv, args.runs)
+        timing = cold([], runs=args.runs, command=argv)
+        median, best = timing.median, timing.best
         print(f"{label:<30} {median:>7.3f}s {best:>7.3f}s")
 
 

@@ -9,37 +9,15 @@ load average, since other work on the machine stretches wall times.
 """
 
 import argparse
-import os
 from pathlib import Path
-import resource
 import shutil
-import statistics
-import subprocess
-import sys
 import tempfile
 import time
 
+from coldrun import cold, load_average
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
-CLI = [sys.executable, "-c", "from scriptforge.cli import main; main()"]
-
-
-def cold(args: list[str], cwd: Path, runs: int) -> tuple[float, float, float, int]:
-    """(best wall s, median wall s, best CPU s, peak RSS KiB) of `scriptforge ARGS` in new processes.
-
-    CPU is the child's user + system time: on a busy machine it shows the work done, where the
-    wall time also counts the time spent waiting for a core.
-    """
-    walls, cpus, peak = [], [], 0
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(CLI + args, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        peak = max(peak, after.ru_maxrss)
-    return min(walls), statistics.median(walls), min(cpus), peak
 
 
 def layout_floor(runs: int) -> tuple[float, float]:
@@ -72,40 +50,29 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=20)
     args = parser.parse_args()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(f"load average before: {load_average()}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        # one untimed run: writes the user-cache files (fontconfig, compiled templates) a fresh
-        # install writes on its first run
-        subprocess.run(CLI + ["build", str(SCRIPT), "-o", "warm.pdf"], cwd=tmp, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        rows = []
+        cold_sheet = None
         for label, extra, name in (("cold build (ko, A4)", [], "sheet.pdf"),
                                    ("cold build --night (3 pages)", ["--night"], "night.pdf")):
-            best, median, cpu, rss = cold(["build", str(SCRIPT), "--lang", "ko", *extra, "-o", name], tmp, args.runs)
+            timing = cold(["build", str(SCRIPT), "--lang", "ko", *extra, "-o", name], tmp, args.runs)
+            cold_sheet = cold_sheet or timing
             size = (tmp / name).stat().st_size
-            rows.append(best)
-            print(f"{label + ':':<30} best {best:.2f} s  median {median:.2f} s  CPU {cpu:.2f} s  "
-                  f"peak RSS {rss / 1024:.0f} MiB  PDF {size / 1024:.0f} KB")
+            print(f"{label + ':':<30} best {timing.best:.2f} s  median {timing.median:.2f} s  CPU {timing.cpu:.2f} s  "
+                  f"peak RSS {timing.peak_rss_kib / 1024:.0f} MiB  PDF {size / 1024:.0f} KB")
         wall, cpu = layout_floor(args.runs)
         print(f"{'WeasyPrint layout alone:':<30} best {wall:.2f} s  CPU {cpu:.2f} s  (the same 3-page HTML: the floor)")
-        t_build = rows[0]
         batch = tmp / "batch"
         batch.mkdir()
         for i in range(args.batch):
             shutil.copy(SCRIPT, batch / f"s{i:02d}.json")
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(CLI + ["build", str(batch), "--lang", "ko", "-o", str(tmp / "out")], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        t_batch = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu_batch = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-        print(f"{f'batch of {args.batch} in one call:':<30} {t_batch:.2f} s  CPU {cpu_batch:.2f} s  "
-              f"({args.batch * t_build / t_batch:.1f}x faster than {args.batch} cold runs at {t_build:.2f} s)")
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        timing = cold(["build", str(batch), "--lang", "ko", "-o", str(tmp / "out")], runs=1, warm_up=False)
+        print(f"{f'batch of {args.batch} in one call:':<30} {timing.best:.2f} s  CPU {timing.cpu:.2f} s  "
+              f"({args.batch * cold_sheet.best / timing.best:.1f}x faster than {args.batch} cold runs at "
+              f"{cold_sheet.best:.2f} s)")
+    print(f"load average after: {load_average()}")
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     main()

@@ -1,0 +1,61 @@
+"""Cold runs for the benchmarks: `scriptforge ARGS` in a new process, timed from outside.
+
+The children run as an installed scriptforge does: `pip install` byte-compiles the package, so
+here bytecode is written once to a temporary PYTHONPYCACHEPREFIX (not into the checkout) and read
+back by every later run, whatever PYTHONDONTWRITEBYTECODE the shell has. One untimed run first
+fills that and the user caches a first run on a fresh install fills (fontconfig, compiled
+templates, cffi declarations, the loaded database).
+"""
+
+import atexit
+from dataclasses import dataclass
+import os
+from pathlib import Path
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CLI = [sys.executable, "-c", "from scriptforge.cli import main; main()"]
+_PYCACHE = tempfile.mkdtemp(prefix="scriptforge-bench-pycache-")
+atexit.register(shutil.rmtree, _PYCACHE, True)
+
+
+@dataclass
+class Timing:
+    best: float  # wall seconds
+    median: float
+    cpu: float  # best user + system seconds of the child
+    peak_rss_kib: int
+
+
+def environment() -> dict[str, str]:
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": _PYCACHE}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def cold(args: list[str], cwd: Path | None = None, runs: int = 5, *, command: list[str] | None = None,
+         warm_up: bool = True) -> Timing:
+    """Best/median wall time, best CPU time and peak memory of `runs` fresh processes."""
+    argv = (command or CLI) + args
+    env = environment()
+    if warm_up:
+        subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    walls, cpus, peak = [], [], 0
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        peak = max(peak, after.ru_maxrss)
+    return Timing(min(walls), statistics.median(walls), min(cpus), peak)
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
