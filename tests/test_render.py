@@ -6,11 +6,12 @@ import re
 import zlib
 
 from click.testing import CliRunner
+from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.render.pdf import Renderer, missing_glyphs
+from scriptforge.render.pdf import FONT_FILES, FONTS_DIR, Renderer, missing_glyphs
 from scriptforge.render.views import make_view
 from scriptforge.rules.night import night_order
 from scriptforge.script import read_script
@@ -53,6 +54,7 @@ def test_korean_sheet_holds_every_name_and_ability(korean_pdf, db):
 
 
 def test_fonts_are_the_bundled_ones_embedded_and_subset(korean_pdf):
+    bundled = TTFont(str(FONTS_DIR / FONT_FILES[400]))
     reader = PdfReader(io.BytesIO(korean_pdf))
     fonts = reader.pages[0]["/Resources"]["/Font"]
     assert fonts
@@ -60,9 +62,23 @@ def test_fonts_are_the_bundled_ones_embedded_and_subset(korean_pdf):
         font = ref.get_object()
         descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
         descriptor = descendant["/FontDescriptor"].get_object()
-        assert "/FontFile2" in descriptor or "/FontFile3" in descriptor
-        assert "Scriptforge" in str(font["/BaseFont"])  # never a system fallback font
-        assert re.match(r"/[A-Z]{6}\+", str(font["/BaseFont"]))  # subset prefix
+        assert "/FontFile2" in descriptor
+        assert re.match(r"/[A-Z]{6}\+Noto-Sans-CJK-KR", str(font["/BaseFont"]))  # subset prefix
+        # the bundled font, never a system one (a system Noto Sans CJK KR has 65535 glyphs): the
+        # subset keeps glyph ids, so its glyph count is the bundled file's
+        embedded = TTFont(io.BytesIO(descriptor["/FontFile2"].get_object().get_data()))
+        assert embedded["maxp"].numGlyphs == bundled["maxp"].numGlyphs < 65535
+
+
+def test_title_and_bookmarks_are_plain_text(korean_pdf, db):
+    reader = PdfReader(io.BytesIO(korean_pdf))
+    name = read_script(FTPD, db).name
+    assert reader.metadata.title == name
+    titles = [item["/Title"] for item in reader.outline if isinstance(item, dict)]
+    titles += [item["/Title"] for group in reader.outline if isinstance(group, list) for item in group]
+    assert titles[0] == name
+    assert db.ui["ko"]["teams"]["townsfolk"]["plural"] in titles
+    assert not any("\u2060" in title for title in titles)  # no word joiners (they keep lines whole)
 
 
 def test_pdf_is_small(korean_pdf):

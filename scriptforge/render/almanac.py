@@ -312,8 +312,8 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
         html = renderer.html(view, "almanac.html.j2", embed_fonts=True)
         return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=list(dict.fromkeys(warnings)))
     # text the bundled fonts lack (e.g. Arabic in a flavor text) is drawn with the system fonts
-    document = renderer.layout(renderer.html(view, "almanac.html.j2"), base_dir, warnings,
-                               system_fonts=bool(missing))
+    document = renderer.layout(renderer.html(view, "almanac.html.j2", system_fonts=bool(missing)), base_dir,
+                               warnings, system_fonts=bool(missing))
     pdf = renderer.pdf_bytes([document])
     return Rendered(files=[(".pdf", pdf)], pages=len(document.pages), warnings=list(dict.fromkeys(warnings)))
 

@@ -1,8 +1,8 @@
 """HTML → PDF (and PNG) with WeasyPrint: bundled fonts, a safe URL fetcher, fixed bytes.
 
 - ``weasyprint`` and ``pypdfium2`` are imported only inside the render functions, so commands that
-  render nothing stay fast; ``import_weasyprint`` imports it without ``find_library``'s ~70
-  subprocesses and with fontconfig limited to the bundled fonts.
+  render nothing stay fast; WeasyPrint through ``weasy.import_weasyprint`` (a fast import, the
+  bundled fonts only).
 - Fonts: the package's pre-subset Noto Sans CJK KR (``scriptforge/fonts``) through ``@font-face``
   with ``file://`` URLs; WeasyPrint embeds and subsets them (``fontsubset`` does the subsetting
   of these fonts at byte level). fontconfig sees only the bundled fonts, so output does not
@@ -29,17 +29,15 @@ from pathlib import Path
 import unicodedata
 import logging
 import os
-import sys
 import urllib.parse
-import urllib.request
 
 import jinja2
 import markupsafe
 
-from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
+from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.views import WORD_JOINER, keep_korean_words
+from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
-FONTS_DIR = PACKAGE_DIR / "fonts"
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
@@ -90,156 +88,6 @@ def font_coverage() -> frozenset[int]:
     return _cmap_cache[key]
 
 
-# -- importing WeasyPrint and setting up fonts --------------------------------------------------
-
-_FONTCONFIG_TEMPLATE = """<?xml version="1.0"?>
-<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
-<!-- Written by scriptforge: fontconfig sees only the bundled fonts (fast start, same output on
-     every machine). -->
-<fontconfig>
-  <dir>{fonts}</dir>
-  <cachedir>{cache}</cachedir>
-</fontconfig>
-"""
-
-
-def _fontconfig_file() -> Path | None:
-    """A fonts.conf that only knows the bundled fonts folder (written once to the user cache)."""
-    base = cache_dir("fontconfig")
-    text = _FONTCONFIG_TEMPLATE.format(fonts=_xml(str(FONTS_DIR.resolve())), cache=_xml(str(base / "cache")))
-    name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
-    path = base / name
-    try:
-        if not path.is_file():
-            base.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-        return path
-    except OSError:  # a read-only home: fontconfig's own configuration then
-        return None
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-class _only_bundled_fonts:
-    """While active, a new fontconfig configuration sees only the bundled fonts.
-
-    fontconfig reads ``FONTCONFIG_FILE`` whenever a configuration is made (at ``import
-    weasyprint`` and in each ``FontConfiguration()``); the variable is restored afterwards, so
-    nothing else in the process is affected.
-    """
-
-    def __init__(self, active: bool = True):
-        self.active = active and sys.platform.startswith("linux") and "SCRIPTFORGE_SYSTEM_FONTS" not in os.environ
-
-    def __enter__(self):
-        self.saved = os.environ.get("FONTCONFIG_FILE")
-        config = _fontconfig_file() if self.active else None
-        if config is not None:
-            os.environ["FONTCONFIG_FILE"] = str(config)
-        return self
-
-    def __exit__(self, *exc):
-        if self.saved is None:
-            os.environ.pop("FONTCONFIG_FILE", None)
-        else:
-            os.environ["FONTCONFIG_FILE"] = self.saved
-        return False
-
-
-def import_weasyprint():
-    """``import weasyprint``, faster: fontconfig limited to the bundled fonts, and the shared
-    libraries found without ``ctypes.util.find_library``'s subprocesses.
-
-    WeasyPrint (through cffi) tries several names per library and, for each name that does not
-    load directly, cffi calls ``find_library``, which on Linux runs ``ldconfig -p`` and then
-    ``gcc`` and ``ld`` — ~70 subprocesses per import (0.3-1 s). Here ``ldconfig -p`` runs once and
-    its listing answers every name; if the import still fails, it is retried the ordinary way.
-    """
-    if "weasyprint" in sys.modules:
-        return sys.modules["weasyprint"]
-    import ctypes.util
-
-    original = ctypes.util.find_library
-    fast = _fast_find_library() if sys.platform.startswith("linux") else None
-    if fast is not None:
-        ctypes.util.find_library = fast
-    try:
-        with _only_bundled_fonts():
-            import weasyprint  # noqa: F401
-            import weasyprint.text.fonts  # noqa: F401
-    except OSError:
-        if fast is None:
-            raise
-        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
-            del sys.modules[name]
-        ctypes.util.find_library = original
-        with _only_bundled_fonts():
-            import weasyprint  # noqa: F401
-    finally:
-        ctypes.util.find_library = original
-    _use_fast_subsetting()
-    return sys.modules["weasyprint"]
-
-
-def _use_fast_subsetting() -> None:
-    """Subset the bundled fonts with ``fontsubset`` instead of fontTools when writing PDFs.
-
-    Only where WeasyPrint would use fontTools (no HarfBuzz-subset library), only for the bundled
-    font files, and only when the byte-level subset can handle the font; anything else goes to
-    WeasyPrint's own method. If WeasyPrint's internals differ from what this expects, nothing
-    is changed.
-    """
-    try:
-        from weasyprint.pdf.fonts import Font
-    except ImportError:
-        return
-    original = getattr(Font, "_fonttools_subset", None)
-    if original is None or getattr(original, "_scriptforge", False):
-        return
-
-    def _fonttools_subset(self, to_unicode, hinting):
-        from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
-
-        content = getattr(self, "file_content", None)
-        if isinstance(content, bytes) and not getattr(self, "index", 0) and is_bundled_font(content):
-            subset = subset_keeping_gids(content, to_unicode)
-            if subset is not None:
-                self.file_content = subset
-                return
-        original(self, to_unicode, hinting)
-
-    _fonttools_subset._scriptforge = True
-    Font._fonttools_subset = _fonttools_subset
-
-
-def _fast_find_library():
-    """A ``find_library`` answering from one ``ldconfig -p`` listing (None if it cannot run)."""
-    import re
-    import subprocess
-
-    try:
-        listing = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, check=False, timeout=10,
-                                 env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
-    except (OSError, subprocess.SubprocessError):
-        try:
-            listing = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, check=False,
-                                     timeout=10, env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
-        except (OSError, subprocess.SubprocessError):
-            return None
-    if not listing:
-        return None
-
-    def find_library(name):
-        match = re.search(r"\s(lib%s\.[^\s]+)\s" % re.escape(name), listing)
-        return match.group(1) if match else None
-
-    return find_library
-
-
 def missing_glyphs(text: str) -> list[str]:
     """Characters of `text` the bundled font cannot draw (spaces and controls ignored)."""
     covered = font_coverage()
@@ -281,6 +129,7 @@ class Renderer:
         )
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
         self._font_config = None
+        self._font_config_bundled_only = False
         self._system_font_config = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
         self._font_data_urls = None
@@ -315,7 +164,9 @@ class Renderer:
         if scheme in ("http", "https"):
             if not self.allow_network:
                 raise FetchRefused(f"{url}: network access is off (use --allow-network)")
-            with urllib.request.urlopen(url, timeout=15) as response:  # noqa: S310 (http/https only)
+            from urllib.request import urlopen
+
+            with urlopen(url, timeout=15) as response:  # noqa: S310 (http/https only)
                 return response.read(), response.headers.get_content_type()
         raise FetchRefused(f"{url}: unsupported URL scheme")
 
@@ -386,8 +237,10 @@ class Renderer:
             faces.append({"family": FONT_FAMILY, "weight": weight, "url": url})
         return faces
 
-    def html(self, view, template: str = "sheet.html.j2", *, embed_fonts: bool = False) -> str:
-        """The HTML of `view`; with `embed_fonts`, the self-contained HTML output.
+    def html(self, view, template: str = "sheet.html.j2", *, embed_fonts: bool = False,
+             system_fonts: bool = False) -> str:
+        """The HTML of `view`; with `embed_fonts`, the self-contained HTML output; `system_fonts`
+        as for `layout`.
 
         The HTML output carries no WORD JOINERs (``views.keep_words``): browsers honour
         ``word-break: keep-all`` (sheet.css) themselves, and the text stays plain to search and copy.
@@ -396,8 +249,12 @@ class Renderer:
         # For PDF/PNG, sheet.css is not inlined: `layout` passes it parsed once per Renderer (as a
         # user stylesheet, so any <style> of a template still overrides it).
         css = markupsafe.Markup(self.css if embed_fonts else "")
+        # Where fontconfig sees only the bundled fonts it finds them by family name (sheet.css),
+        # which lays out faster than loading them again through @font-face.
+        found = not (embed_fonts or system_fonts or self._use_system_fonts) and self.fontconfig_has_bundled_fonts
+        faces = [] if found else self.font_faces(embed_fonts)
         html = self.env.get_template(template).render(
-            view=view, css=css, font_faces=self.font_faces(embed_fonts), page_size=size, page_margin=margin)
+            view=view, css=css, font_faces=faces, page_size=size, page_margin=margin)
         return html.replace(WORD_JOINER, "") if embed_fonts else html
 
     @property
@@ -417,9 +274,16 @@ class Renderer:
             import_weasyprint()
             from weasyprint.text.fonts import FontConfiguration
 
-            with _only_bundled_fonts():
+            with only_bundled_fonts() as fonts:
                 self._font_config = FontConfiguration()
+            self._font_config_bundled_only = fonts.applied
         return self._font_config
+
+    @property
+    def fontconfig_has_bundled_fonts(self) -> bool:
+        """Whether `font_config` is fontconfig limited to the bundled fonts folder."""
+        self.font_config  # noqa: B018 — made on first use
+        return self._font_config_bundled_only
 
     @property
     def system_font_config(self):
@@ -429,17 +293,15 @@ class Renderer:
             import_weasyprint()
             from weasyprint.text.fonts import FontConfiguration
 
-            with _only_bundled_fonts(active=False):
+            with only_bundled_fonts(active=False):
                 self._system_font_config = FontConfiguration()
         return self._system_font_config
 
     def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only)."""
-        weasyprint = import_weasyprint()
-
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
         font_config = self.system_font_config if system_fonts or self._use_system_fonts else self.font_config
-        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=self.url_fetcher(base_dir, warnings)).render(
+        return html_document(html, base_url, self.url_fetcher(base_dir, warnings)).render(
             font_config=font_config, stylesheets=[self.stylesheet])
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
@@ -489,6 +351,11 @@ class Renderer:
         document.metadata.created = None
         document.metadata.modified = None
         document.metadata.generator = "scriptforge"
+        # The word joiners that keep Korean words whole are layout, not text: not in the title
+        # and bookmarks a PDF viewer shows.
+        document.metadata.title = (document.metadata.title or "").replace(WORD_JOINER, "") or None
+        for page in document.pages:
+            page.bookmarks = [(level, label.replace(WORD_JOINER, ""), *rest) for level, label, *rest in page.bookmarks]
         # fontTools stamps the subset fonts with the time of writing unless SOURCE_DATE_EPOCH is set.
         saved = os.environ.get("SOURCE_DATE_EPOCH")
         os.environ["SOURCE_DATE_EPOCH"] = saved or FIXED_EPOCH

@@ -1,0 +1,364 @@
+"""WeasyPrint, set up for scriptforge: a fast import, the bundled fonts only, fast subsetting.
+
+``import weasyprint`` costs more than laying out a sheet. Most of that is work a sheet never
+needs, so ``import_weasyprint`` imports it with these changes (each measured in
+``benchmarks/bench_render.py``; the README has the figures):
+
+- cffi's C declarations: WeasyPrint hands ~450 lines of C to ``cffi.FFI.cdef``, which parses
+  them with pycparser in every process. Here they are compiled once into cffi's "out-of-line ABI"
+  module (plain Python, no compiler) kept in the user cache, and loaded from there.
+- Shared libraries: WeasyPrint tries several names per library, and for each name that does not
+  load directly cffi calls ``ctypes.util.find_library``, which on Linux runs ``ldconfig -p``,
+  ``gcc`` and ``ld`` (~70 subprocesses, 0.3-1 s). The compiled module opens libraries by name
+  without it; should cffi still ask, one ``ldconfig -p`` listing answers every name.
+- Modules WeasyPrint imports for features a sheet does not use (fontTools' subsetter and variable
+  font instancer, Pillow) are imported when first used instead.
+- The user-agent stylesheet: WeasyPrint parses its 17 KB HTML stylesheet (and the ones for forms
+  and presentational hints) at import. scriptforge's templates use a few dozen elements, so
+  ``templates/ua.css`` stands in for it: the same defaults for those elements (a test renders
+  every template with both and compares the pages pixel by pixel). The form and
+  presentational-hint stylesheets are parsed only if something asks for them.
+
+If any of this does not fit the installed WeasyPrint, it is imported again the ordinary way:
+slower, same output.
+
+``html_document`` reads the templates' output, which is well-formed XHTML, with the XML parser
+(C, ~20x faster than WeasyPrint's pure-Python HTML5 parser, and the same element tree: a test
+compares the PDFs); anything that is not well-formed XML goes to WeasyPrint's parser. fontconfig sees only the bundled fonts while WeasyPrint is imported and
+whenever scriptforge makes a font configuration (``only_bundled_fonts``).
+"""
+
+import contextlib
+import hashlib
+import importlib.machinery
+import importlib.util
+import io
+import os
+from pathlib import Path
+import re
+import subprocess
+import sys
+import types
+
+from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
+
+FONTS_DIR = PACKAGE_DIR / "fonts"
+UA_STYLESHEET = TEMPLATES_DIR / "ua.css"
+
+# Imported on first use (they load lazily; nothing at import time needs them).
+LAZY_MODULES = frozenset({
+    "fontTools.subset", "fontTools.ttLib.woff2", "PIL.Image", "PIL.ImageFile", "PIL.ImageOps",
+    "PIL.EpsImagePlugin",
+})
+# Functions WeasyPrint imports by name from heavy modules; they stand in until first called.
+DEFERRED_FUNCTIONS = {
+    "fontTools.varLib.instancer": ("instantiateVariableFont",),
+    "PIL.ImageCms": ("ImageCmsProfile",),
+}
+
+
+def import_weasyprint():
+    """``import weasyprint`` the fast way (see the module's docstring), else the ordinary way."""
+    if "weasyprint" in sys.modules:
+        return sys.modules["weasyprint"]
+    import ctypes.util
+
+    original = ctypes.util.find_library
+    if sys.platform.startswith("linux"):
+        ctypes.util.find_library = _ListedFindLibrary(original)
+    try:
+        try:
+            with only_bundled_fonts(), _fast_import():
+                import weasyprint  # noqa: F401
+                import weasyprint.text.fonts  # noqa: F401
+        except Exception:  # noqa: BLE001 — whatever the changes break: import it plainly
+            for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
+                del sys.modules[name]
+            ctypes.util.find_library = original
+            with only_bundled_fonts():
+                import weasyprint  # noqa: F401
+    finally:
+        ctypes.util.find_library = original
+    _use_fast_subsetting()
+    return sys.modules["weasyprint"]
+
+
+def html_document(html: str, base_url: str, url_fetcher):
+    """``weasyprint.HTML(string=html, ...)``, parsed with the XML parser where it can be."""
+    weasyprint = import_weasyprint()
+    import xml.etree.ElementTree as ElementTree
+
+    try:
+        root = ElementTree.fromstring(html)
+    except ElementTree.ParseError:
+        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=url_fetcher)
+    import cssselect2
+
+    # What weasyprint.HTML.__init__ does with the tree its own parser returns (a test compares
+    # the PDFs of both ways, so a change there is noticed).
+    document = weasyprint.HTML.__new__(weasyprint.HTML)
+    document.base_url = base_url
+    document.url_fetcher = url_fetcher
+    document.media_type = "print"
+    document.wrapper_element = cssselect2.ElementWrapper.from_html_root(root, content_language=None)
+    document.etree_element = document.wrapper_element.etree_element
+    return document
+
+
+def imported_fast() -> bool:
+    """Whether the loaded WeasyPrint came through the fast import (used by the tests)."""
+    module = sys.modules.get("weasyprint.text.ffi")
+    return isinstance(getattr(module, "ffi", None), _CompiledFFI)
+
+
+class _fast_import:
+    """While active: compiled cffi declarations, lazy modules, our user-agent stylesheet."""
+
+    def __enter__(self):
+        import cffi
+
+        self.cffi = cffi
+        self.real_ffi = cffi.FFI
+        cffi.FFI = _CompiledFFI
+        self.finder = _ImportFinder()
+        sys.meta_path.insert(0, self.finder)
+        self.stand_ins = {}
+        for name, functions in DEFERRED_FUNCTIONS.items():
+            if name not in sys.modules:
+                self.stand_ins[name] = sys.modules[name] = _stand_in(name, functions)
+        return self
+
+    def __exit__(self, *exc):
+        self.cffi.FFI = self.real_ffi
+        sys.meta_path.remove(self.finder)
+        for name, module in self.stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+        return False
+
+
+def _stand_in(name: str, functions: tuple[str, ...]) -> types.ModuleType:
+    """A module holding functions that import `name` and call the real function."""
+    module = types.ModuleType(name)
+    for function in functions:
+        def call(*args, _function=function, **kwargs):
+            return getattr(importlib.import_module(name), _function)(*args, **kwargs)
+
+        call.__name__ = function
+        setattr(module, function, call)
+    return module
+
+
+class _ImportFinder:
+    """A meta path finder for the imports ``_fast_import`` changes."""
+
+    def find_spec(self, name, path, target=None):
+        if name not in LAZY_MODULES and name != "weasyprint.html":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return None
+        if name == "weasyprint.html":
+            spec.loader = _OwnUserAgentLoader(spec.loader)
+        else:
+            spec.loader = importlib.util.LazyLoader(spec.loader)
+        return spec
+
+
+class _OwnUserAgentLoader:
+    """Runs ``weasyprint.html`` with its ``CSS`` swapped for `_user_agent_css` (see below)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        package = sys.modules["weasyprint"]
+        real_css = package.CSS
+
+        def css(*args, string=None, **kwargs):
+            names = vars(module)
+            if string is not None and string is names.get("UA"):
+                return real_css(*args, string=UA_STYLESHEET.read_text(encoding="utf-8"), **kwargs)
+            if string is not None and any(string is names.get(key) for key in ("UA_FORM", "PH")):
+                return _Deferred(lambda: real_css(*args, string=string, **kwargs))
+            return real_css(*args, string=string, **kwargs)
+
+        package.CSS = css
+        try:
+            self.loader.exec_module(module)
+        finally:
+            package.CSS = real_css
+
+
+class _Deferred:
+    """Stands for an object made on first use (a stylesheet only some documents ask for)."""
+
+    def __init__(self, make):
+        self._make = make
+
+    def __getattr__(self, name):
+        real = self.__dict__.get("_real")
+        if real is None:
+            real = self.__dict__["_real"] = self._make()
+        return getattr(real, name)
+
+
+class _CompiledFFI:
+    """``cffi.FFI`` whose ``cdef`` loads the declarations compiled once into the user cache.
+
+    The compiled module is cffi's own out-of-line ABI mode (``set_source(name, None)``), keyed by
+    the cffi version and the declarations; everything but ``cdef`` is the compiled ``FFI``.
+    """
+
+    def __init__(self, *args, **kwargs):
+        self._args = (args, kwargs)
+
+    def cdef(self, source, *args, **kwargs):
+        import cffi
+        from cffi.api import FFI  # the real class: cffi.FFI is this one while WeasyPrint imports
+
+        key = hashlib.sha256(repr((cffi.__version__, source, args, sorted(kwargs.items()))).encode()).hexdigest()
+        name = f"_scriptforge_cffi_{key[:20]}"
+        path = cache_dir("cffi") / f"{name}.py"
+        if not path.is_file():
+            builder = FFI()
+            builder.set_source(name, None)
+            builder.cdef(source, *args, **kwargs)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating <file>"
+                builder.emit_python_code(str(temporary))
+            os.replace(temporary, path)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        self._ffi = module.ffi
+
+    def __getattr__(self, name):
+        if "_ffi" not in self.__dict__:
+            raise AttributeError(name)
+        value = getattr(self._ffi, name)
+        setattr(self, name, value)  # later uses skip __getattr__
+        return value
+
+
+def _use_fast_subsetting() -> None:
+    """Subset the bundled fonts with ``fontsubset`` instead of fontTools when writing PDFs.
+
+    Only where WeasyPrint would use fontTools (no HarfBuzz-subset library), only for the bundled
+    font files, and only when the byte-level subset can handle the font; anything else goes to
+    WeasyPrint's own method. If WeasyPrint's internals differ from what this expects, nothing
+    is changed.
+    """
+    try:
+        from weasyprint.pdf.fonts import Font
+    except ImportError:
+        return
+    original = getattr(Font, "_fonttools_subset", None)
+    if original is None or getattr(original, "_scriptforge", False):
+        return
+
+    def _fonttools_subset(self, to_unicode, hinting):
+        from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
+
+        content = getattr(self, "file_content", None)
+        if isinstance(content, bytes) and not getattr(self, "index", 0) and is_bundled_font(content):
+            subset = subset_keeping_gids(content, to_unicode)
+            if subset is not None:
+                self.file_content = subset
+                return
+        original(self, to_unicode, hinting)
+
+    _fonttools_subset._scriptforge = True
+    Font._fonttools_subset = _fonttools_subset
+
+
+class _ListedFindLibrary:
+    """``ctypes.util.find_library`` answered from one ``ldconfig -p`` listing, made on first use
+    (the original function if there is no listing)."""
+
+    def __init__(self, original):
+        self.original = original
+        self.listing = None
+
+    def __call__(self, name):
+        if self.listing is None:
+            self.listing = _ldconfig_listing()
+        if not self.listing:
+            return self.original(name)
+        match = re.search(r"\s(lib%s\.[^\s]+)\s" % re.escape(name), self.listing)
+        return match.group(1) if match else None
+
+
+def _ldconfig_listing() -> str:
+    for ldconfig in ("ldconfig", "/sbin/ldconfig"):
+        try:
+            return subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=False, timeout=10,
+                                  env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+    return ""
+
+
+# -- fontconfig: the bundled fonts only ------------------------------------------------------
+
+_FONTCONFIG_TEMPLATE = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<!-- Written by scriptforge: fontconfig sees only the bundled fonts (fast start, same output on
+     every machine). -->
+<fontconfig>
+  <dir>{fonts}</dir>
+  <cachedir>{cache}</cachedir>
+</fontconfig>
+"""
+
+
+def _fontconfig_file() -> Path | None:
+    """A fonts.conf that only knows the bundled fonts folder (written once to the user cache)."""
+    base = cache_dir("fontconfig")
+    text = _FONTCONFIG_TEMPLATE.format(fonts=_xml(str(FONTS_DIR.resolve())), cache=_xml(str(base / "cache")))
+    name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
+    path = base / name
+    try:
+        if not path.is_file():
+            base.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        return path
+    except OSError:  # a read-only home: fontconfig's own configuration then
+        return None
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class only_bundled_fonts:
+    """While active, a new fontconfig configuration sees only the bundled fonts.
+
+    fontconfig reads ``FONTCONFIG_FILE`` whenever a configuration is made (at ``import
+    weasyprint`` and in each ``FontConfiguration()``); the variable is restored afterwards, so
+    nothing else in the process is affected.
+    """
+
+    def __init__(self, active: bool = True):
+        self.active = active and sys.platform.startswith("linux") and "SCRIPTFORGE_SYSTEM_FONTS" not in os.environ
+
+    def __enter__(self):
+        self.saved = os.environ.get("FONTCONFIG_FILE")
+        config = _fontconfig_file() if self.active else None
+        if config is not None:
+            os.environ["FONTCONFIG_FILE"] = str(config)
+        self.applied = config is not None
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            os.environ.pop("FONTCONFIG_FILE", None)
+        else:
+            os.environ["FONTCONFIG_FILE"] = self.saved
+        return False

@@ -1,0 +1,125 @@
+"""The fast WeasyPrint import and parsing (scriptforge.render.weasy) change speed, never output."""
+
+import hashlib
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+from scriptforge.games import load_game
+from scriptforge.render.almanac import almanac_view
+from scriptforge.render.game_views import game_view
+from scriptforge.render.pdf import FONTS_DIR, Renderer
+from scriptforge.render.views import keep_korean_words, make_view
+from scriptforge.render.weasy import import_weasyprint
+from scriptforge.script import read_script
+
+from .conftest import EXAMPLES
+
+FTPD = EXAMPLES / "faith-trust-and-pixie-dust.json"
+FANG_GU = EXAMPLES / "fang-gu-zealot.json"
+
+
+def _python(code: str, cache: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_weasyprint_is_imported_the_fast_way(tmp_path):
+    code = """
+import sys
+from scriptforge.render.weasy import import_weasyprint, imported_fast
+import_weasyprint()
+loaded = [m for m in ("fontTools.subset", "fontTools.varLib.instancer", "PIL.Image", "PIL.ImageCms")
+          if m in sys.modules and type(sys.modules[m]).__name__ != "_LazyModule"]
+print(imported_fast(), "pycparser" in sys.modules, loaded)
+"""
+    # the first run compiles the C declarations into the cache (with pycparser), later runs load them
+    for compiles in (True, False):
+        result = _python(code, tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == ["True", str(compiles), "[]"], result.stdout
+        assert result.stderr == ""
+    assert len(list((tmp_path / "scriptforge" / "cffi").glob("_scriptforge_cffi_*.py"))) == 1
+
+
+def test_weasyprint_is_imported_the_ordinary_way_when_the_fast_way_fails(tmp_path):
+    code = """
+from scriptforge.render import weasy
+def broken(self, *args, **kwargs):
+    raise RuntimeError("as if WeasyPrint had changed")
+weasy._CompiledFFI.cdef = broken
+weasyprint = weasy.import_weasyprint()
+document = weasy.html_document("<p>가나다</p>", "file:///", None).render()
+print(weasy.imported_fast(), len(document.write_pdf()) > 1000)
+"""
+    result = _python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True"]
+
+
+def test_a_read_only_cache_still_renders(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o500)
+    try:
+        result = _python("from scriptforge.render import weasy\nweasy.import_weasyprint()\n"
+                         "print(weasy.html_document('<p>x</p>', 'file:///', None).render().pages[0].width > 0)", cache)
+    finally:
+        cache.chmod(0o700)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+# -- same pages with our user-agent stylesheet and XML parsing as with WeasyPrint's own ----------
+
+def _documents(db):
+    """(name, HTML, base folder) of every template: sheet with back page and nights, almanac,
+    a game's sheet and night script."""
+    renderer = Renderer()
+    script = read_script(FTPD, db)
+    sheet = keep_korean_words(make_view(script, db, "ko", "a4", night=True, back=True))
+    almanac = keep_korean_words(almanac_view(read_script(FANG_GU, db), db, "ko"))
+    salem = load_game("salem")
+    yield "sheet", renderer.html(sheet), FTPD.parent
+    yield "almanac", renderer.html(almanac, "almanac.html.j2"), FANG_GU.parent
+    yield "game sheet", renderer.html(game_view(salem, "ko", "a4", sheet=True, night=False), "game_sheet.html.j2"), None
+    yield "game night", renderer.html(game_view(salem, "en", "letter", sheet=False, night=True),
+                                      "game_night.html.j2"), None
+
+
+@pytest.fixture(scope="module")
+def weasyprints_own(db):
+    """A renderer whose documents use WeasyPrint's own HTML parser and user-agent stylesheet."""
+    weasyprint = import_weasyprint()
+    from weasyprint.css.counters import CounterStyle
+    import weasyprint.html
+
+    counters = CounterStyle()
+    stylesheet = weasyprint.CSS(string=weasyprint.html.UA, counter_style=counters)
+
+    class OwnUserAgent(weasyprint.HTML):
+        def _ua_stylesheets(self, forms=False):
+            return [stylesheet]
+
+        def _ua_counter_style(self):
+            return [counters.copy()]
+
+    class WeasyPrintsOwnRenderer(Renderer):
+        def layout(self, html, base_dir, warnings, *, system_fonts=False):
+            base_url = (Path(base_dir or FONTS_DIR).resolve().as_uri() + "/")
+            return OwnUserAgent(string=html, base_url=base_url, url_fetcher=self.url_fetcher(base_dir, warnings)).render(
+                font_config=self.font_config, stylesheets=[self.stylesheet])
+
+    return WeasyPrintsOwnRenderer()
+
+
+def test_our_user_agent_stylesheet_and_xml_parsing_give_the_same_pdfs(db, weasyprints_own):
+    ours = Renderer()
+    for name, html, base_dir in _documents(db):
+        assert html.lstrip().startswith("<!DOCTYPE html>")
+        fast = ours.pdf_bytes([ours.layout(html, base_dir, [])])
+        own = weasyprints_own.pdf_bytes([weasyprints_own.layout(html, base_dir, [])])
+        assert hashlib.sha256(fast).hexdigest() == hashlib.sha256(own).hexdigest(), name
