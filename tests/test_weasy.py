@@ -32,7 +32,7 @@ def test_weasyprint_is_imported_the_fast_way(tmp_path):
 import sys
 from scriptforge.render.weasy import import_weasyprint, imported_fast
 import_weasyprint()
-loaded = [m for m in ("fontTools.subset", "fontTools.varLib.instancer", "PIL.Image", "PIL.ImageCms")
+loaded = [m for m in ("fontTools.subset", "fontTools.varLib.instancer", "PIL.Image", "PIL.ImageCms", "tinyhtml5")
           if m in sys.modules and type(sys.modules[m]).__name__ != "_LazyModule"]
 print(imported_fast(), "pycparser" in sys.modules, loaded)
 """

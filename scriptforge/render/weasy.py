@@ -12,7 +12,7 @@ needs, so ``import_weasyprint`` imports it with these changes (each measured in
   ``gcc`` and ``ld`` (~70 subprocesses, 0.3-1 s). The compiled module opens libraries by name
   without it; should cffi still ask, one ``ldconfig -p`` listing answers every name.
 - Modules WeasyPrint imports for features a sheet does not use (fontTools' subsetter and variable
-  font instancer, Pillow) are imported when first used instead.
+  font instancer, Pillow; its HTML parser, see ``html_document``) are imported when first used.
 - The user-agent stylesheet: WeasyPrint parses its 17 KB HTML stylesheet (and the ones for forms
   and presentational hints) at import. scriptforge's templates use a few dozen elements, so
   ``templates/ua.css`` stands in for it: the same defaults for those elements (a test renders
@@ -48,7 +48,7 @@ UA_STYLESHEET = TEMPLATES_DIR / "ua.css"
 # Imported on first use (they load lazily; nothing at import time needs them).
 LAZY_MODULES = frozenset({
     "fontTools.subset", "fontTools.ttLib.woff2", "PIL.Image", "PIL.ImageFile", "PIL.ImageOps",
-    "PIL.EpsImagePlugin",
+    "PIL.EpsImagePlugin", "tinyhtml5",
 })
 # Functions WeasyPrint imports by name from heavy modules; they stand in until first called.
 DEFERRED_FUNCTIONS = {
