@@ -1,3 +1,3 @@
-from scriptforge.cli import main
+from scriptforge.cli import run
 
-main(prog_name="scriptforge")
+run()

@@ -39,8 +39,6 @@ def _print_json(data) -> None:
 
 
 def _db():
-    import os
-
     from scriptforge.database import load_database
 
     db = load_database(_data_dir(), _packs())
@@ -1018,3 +1016,18 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
 
 # Last, so that every command defined above takes --pack.
 _add_pack_option(main)
+
+
+def run() -> None:
+    """The ``scriptforge`` console command: `main`, then a quicker interpreter exit.
+
+    At exit Python's cyclic garbage collector goes through every object a render left (WeasyPrint
+    makes about a million): ~0.1 s of a 1 s command. ``gc.freeze()`` excludes them from those
+    passes; objects are still freed and finalizers and ``atexit`` still run.
+    """
+    try:
+        main(prog_name="scriptforge")
+    finally:
+        import gc
+
+        gc.freeze()

@@ -123,3 +123,23 @@ def test_our_user_agent_stylesheet_and_xml_parsing_give_the_same_pdfs(db, weasyp
         fast = ours.pdf_bytes([ours.layout(html, base_dir, [])])
         own = weasyprints_own.pdf_bytes([weasyprints_own.layout(html, base_dir, [])])
         assert hashlib.sha256(fast).hexdigest() == hashlib.sha256(own).hexdigest(), name
+
+
+def test_the_console_command_leaves_no_temporary_font_copies(tmp_path):
+    # a glyph the bundled fonts lack: the sheet loads the fonts through @font-face, which WeasyPrint
+    # copies to a temporary folder it deletes only when its font configuration is collected
+    script = tmp_path / "rare.json"
+    script.write_text('[{"id": "_meta", "name": "똠"}, "imp"]', encoding="utf-8")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "TMPDIR": str(temporary), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for command in (["build", str(script), "-o", str(tmp_path / "rare.pdf")],
+                    ["almanac", str(script), "-o", str(tmp_path / "rare-almanac.pdf")]):
+        result = subprocess.run([sys.executable, "-m", "scriptforge", *command], capture_output=True, text=True,
+                                env=env, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert "U+B620" in result.stderr
+    assert list(temporary.iterdir()) == []
+    missing = subprocess.run([sys.executable, "-m", "scriptforge", "build", str(tmp_path / "nothing.json")],
+                             capture_output=True, text=True, env=env, timeout=120)
+    assert missing.returncode != 0 and "nothing.json" in missing.stderr and "Traceback" not in missing.stderr

@@ -21,8 +21,11 @@
   kept at the smallest scale and a warning says how many pages it took. Nothing is clipped.
 """
 
+import atexit
 import base64
 from dataclasses import dataclass, field, replace
+import functools
+import gc
 import hashlib
 import mimetypes
 from pathlib import Path
@@ -253,6 +256,8 @@ class Renderer:
         # which lays out faster than loading them again through @font-face.
         found = not (embed_fonts or system_fonts or self._use_system_fonts) and self.fontconfig_has_bundled_fonts
         faces = [] if found else self.font_faces(embed_fonts)
+        if faces and not embed_fonts:
+            _free_font_copies_at_exit()
         html = self.env.get_template(template).render(
             view=view, css=css, font_faces=faces, page_size=size, page_margin=margin)
         return html.replace(WORD_JOINER, "") if embed_fonts else html
@@ -392,6 +397,19 @@ class Renderer:
         if fmt == "pdf":
             return Rendered(files=[(".pdf", pdf)], pages=pages, warnings=_unique(warnings))
         return Rendered(files=pdf_to_png(pdf), pages=pages, warnings=_unique(warnings))
+
+
+@functools.cache
+def _free_font_copies_at_exit() -> None:
+    """For @font-face, WeasyPrint copies the font files into a temporary folder that it deletes
+    when the FontConfiguration is freed; a laid-out document's styles hold it in reference cycles,
+    and ``cli.run`` excludes what is left at exit from garbage collection. So once a document
+    has loaded fonts that way, they are collected before exit, and the folder goes with them."""
+    def collect():
+        gc.unfreeze()
+        gc.collect()
+
+    atexit.register(collect)
 
 
 def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
