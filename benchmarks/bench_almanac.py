@@ -13,7 +13,7 @@ from pathlib import Path
 import tempfile
 import time
 
-from coldrun import cold, load_average
+from coldrun import cold, load_average, machine_speed
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "english-almanac-25.json"
@@ -57,7 +57,7 @@ def main() -> None:
         size = out.stat().st_size
     print(f"cold almanac ({args.lang}, A4, 25 characters): best {timing.best:.2f} s, median {timing.median:.2f} s, "
           f"CPU {timing.cpu:.2f} s   {pages} pages, {size / 1024:.0f} KiB   (of {args.runs} runs; load average "
-          f"{load_average()}; target < 5 s)")
+          f"{load_average()}; {machine_speed()}; target < 5 s)")
     for step, seconds in warm(args.lang).items():
         print(f"  warm {step:<12} {seconds:6.2f} s")
 

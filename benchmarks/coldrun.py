@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-CLI = [sys.executable, "-c", "from scriptforge.cli import main; main()"]
+CLI = [sys.executable, "-m", "scriptforge"]
 _PYCACHE = tempfile.mkdtemp(prefix="scriptforge-bench-pycache-")
 atexit.register(shutil.rmtree, _PYCACHE, True)
 
@@ -59,3 +59,13 @@ def cold(args: list[str], cwd: Path | None = None, runs: int = 5, *, command: li
 
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+
+
+def machine_speed() -> str:
+    """A fixed pure-Python workload, timed: figures taken at different times (this machine's speed
+    varies by a third from hour to hour) compare only alongside it."""
+    start = time.perf_counter()
+    total = 0
+    for number in range(5_000_000):
+        total += number
+    return f"5M-step Python loop {time.perf_counter() - start:.2f} s"

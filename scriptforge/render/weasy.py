@@ -36,7 +36,6 @@ import io
 import os
 from pathlib import Path
 import re
-import subprocess
 import sys
 import types
 
@@ -294,6 +293,8 @@ class _ListedFindLibrary:
 
 
 def _ldconfig_listing() -> str:
+    import subprocess
+
     for ldconfig in ("ldconfig", "/sbin/ldconfig"):
         try:
             return subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=False, timeout=10,
