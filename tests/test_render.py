@@ -4,6 +4,7 @@ import io
 import json
 import re
 import zlib
+from dataclasses import fields, is_dataclass
 
 from click.testing import CliRunner
 from fontTools.ttLib import TTFont
@@ -11,6 +12,8 @@ from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
+from scriptforge.games import load_game
+from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import FONT_FILES, FONTS_DIR, Renderer, missing_glyphs
 from scriptforge.render.views import make_view
 from scriptforge.rules.night import night_order
@@ -205,8 +208,9 @@ def test_rendering_commands_do_not_import_weasyprint_for_reference_commands():
 
 
 def _pieces(text: str) -> set[str]:
-    """Whitespace-separated words cut at Latin letters (pypdf may glue an English name to a word)."""
-    return {piece for word in text.split() for piece in re.findall(r"[^A-Za-z]+", word)}
+    """Whitespace-separated words cut at Latin letters (pypdf may glue an English name to a word)
+    and quotation marks (templates quote some texts)."""
+    return {piece for word in text.split() for piece in re.findall(r"[^A-Za-z“”‘’\"']+", word)}
 
 
 def _korean_pieces_not_in(pdf: bytes, words: set[str]) -> list[str]:
@@ -239,6 +243,30 @@ def test_korean_lines_break_only_between_words(db, renderer, lang):
     pdf = renderer.render(view, "pdf", FTPD.parent).files[0][1]
     assert _korean_pieces_not_in(pdf, _printed_words(view)) == []
     assert "\u2060" not in "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def _view_strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _view_strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _view_strings(item)
+    elif is_dataclass(value):
+        for f in fields(value):
+            yield from _view_strings(getattr(value, f.name))
+
+
+@pytest.mark.parametrize("game, sheet", [("salem", True), ("salem", False), ("werewolf", True)])
+def test_korean_game_sheets_break_lines_only_between_words(renderer, game, sheet):
+    view = game_view(load_game(game), "ko", "a4", sheet=sheet, night=not sheet)
+    template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
+    pdf = renderer.render_document(view, template).files[0][1]
+    words = set().union(*(_pieces(text) for text in _view_strings(view)))
+    words |= {c for text in _view_strings(view) for c in text}  # letter-spaced headings: one syllable at a time
+    assert _korean_pieces_not_in(pdf, words) == []
 
 
 def test_keep_words_joins_hangul_words_only():

@@ -299,32 +299,7 @@ ALMANAC_FORMATS = ("pdf", "html")
 
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
     """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file."""
-    from scriptforge.render.pdf import Rendered, describe_chars, missing_glyphs
-
-    warnings: list[str] = []
-    missing = missing_glyphs(view.all_text())
-    if missing:
-        warnings.append("the bundled font has no glyph for " + describe_chars(missing)
-                        + "; they print with a system font if one has them, else as boxes")
-    renderer.inline_icons(view.icons(), base_dir, warnings)
-    view = _keep_korean_words(view)
-    if fmt == "html":
-        html = renderer.html(view, "almanac.html.j2", embed_fonts=True)
-        return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=list(dict.fromkeys(warnings)))
-    # text the bundled fonts lack (e.g. Arabic in a flavor text) is drawn with the system fonts
-    document = renderer.layout(renderer.html(view, "almanac.html.j2", system_fonts=bool(missing)), base_dir,
-                               warnings, system_fonts=bool(missing))
-    pdf = renderer.pdf_bytes([document])
-    return Rendered(files=[(".pdf", pdf)], pages=len(document.pages), warnings=list(dict.fromkeys(warnings)))
-
-
-def _keep_korean_words(view: AlmanacView) -> AlmanacView:
-    """The view with Korean words kept whole at line ends (U+2060 between their syllables), by
-    the sheet renderer's own `views.keep_korean_words` where this version has it."""
-    from scriptforge.render import views
-
-    join = getattr(views, "keep_korean_words", None)
-    return join(view) if join else view
+    return renderer.render_document(view, "almanac.html.j2", fmt, base_dir, view.icons())
 
 
 def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",

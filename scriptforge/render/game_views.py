@@ -254,29 +254,8 @@ def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko"
     template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
     suffix = "-sheet" if sheet else "-night"
     result = BuildResult(script=Path(game))
-    rendered = render_game(renderer, view, template, fmt)
+    rendered = renderer.render_document(view, template, fmt)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, game_target(game, out, fmt, suffix))
     return result
-
-
-def render_game(renderer, view: GameSheetView, template: str, fmt: str = "pdf"):
-    """HTML, PDF or PNG pages of a game view with the shared Renderer (fonts, safe fetcher, fixed bytes)."""
-    from scriptforge.render.pdf import Rendered, _captured_weasyprint_warnings, _unique, describe_chars, \
-        missing_glyphs, pdf_to_png
-
-    warnings: list[str] = []
-    missing = missing_glyphs(view.all_text())
-    if missing:
-        warnings.append("the bundled font has no glyph for " + describe_chars(missing)
-                        + "; they print with a system font if one has them, else as boxes")
-    if fmt == "html":
-        html = renderer.html(view, template, embed_fonts=True)
-        return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=_unique(warnings))
-    with _captured_weasyprint_warnings(warnings):
-        document = renderer.layout(renderer.html(view, template), None, warnings)
-        pdf = renderer.pdf_bytes([document])
-    pages = len(document.pages)
-    files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf)
-    return Rendered(files=files, pages=pages, warnings=_unique(warnings))

@@ -99,6 +99,15 @@ def missing_glyphs(text: str) -> list[str]:
     return sorted(missing)
 
 
+def missing_glyph_warning(text: str) -> str | None:
+    """The warning for the characters of `text` the bundled fonts lack (None if there are none)."""
+    missing = missing_glyphs(text)
+    if not missing:
+        return None
+    return ("the bundled font has no glyph for " + describe_chars(missing)
+            + "; they print with a system font if one has them, else as boxes")
+
+
 def describe_chars(chars: list[str], limit: int = 12) -> str:
     shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in chars[:limit])
     return shown + (f" and {len(chars) - limit} more" if len(chars) > limit else "")
@@ -378,25 +387,45 @@ class Renderer:
             return self._render(view, fmt, base_dir, warnings)
 
     def _render(self, view, fmt, base_dir, warnings) -> Rendered:
-        missing = missing_glyphs(view.all_text())
-        if missing:
-            warnings.append("the bundled font has no glyph for " + describe_chars(missing)
-                            + "; they print with a system font if one has them, else as boxes")
-        self.inline_icons(self._sheet_icons(view), base_dir, warnings)
-        view = keep_korean_words(view)
+        view, missing = self._prepare(view, self._sheet_icons(view), base_dir, warnings)
         if fmt == "html":
-            html = self.html(view, "sheet.html.j2", embed_fonts=True)
-            return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=_unique(warnings))
-        self._use_system_fonts = bool(missing)
+            return self._html_output(view, "sheet.html.j2", warnings)
+        self._use_system_fonts = missing
         try:
             docs = self.documents(view, base_dir, warnings)
         finally:
             self._use_system_fonts = False
+        return self._pdf_output(docs, fmt, warnings)
+
+    def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
+                        icons=()) -> Rendered:
+        """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
+        what `render` does for sheets: glyph check, safe icons, Korean words kept whole."""
+        warnings: list[str] = []
+        with _captured_weasyprint_warnings(warnings):
+            view, missing = self._prepare(view, icons, base_dir, warnings)
+            if fmt == "html":
+                return self._html_output(view, template, warnings)
+            html = self.html(view, template, system_fonts=missing)
+            return self._pdf_output([self.layout(html, base_dir, warnings, system_fonts=missing)], fmt, warnings)
+
+    def _prepare(self, view, icons, base_dir, warnings: list[str]):
+        """(the view to lay out, whether it has text the bundled fonts lack: the system fonts then
+        draw it) after warning about such text and inlining the icons through `read_url`."""
+        warning = missing_glyph_warning(view.all_text())
+        if warning:
+            warnings.append(warning)
+        self.inline_icons(icons, base_dir, warnings)
+        return keep_korean_words(view), warning is not None
+
+    def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
+        html = self.html(view, template, embed_fonts=True)
+        return Rendered(files=[(".html", html.encode("utf-8"))], pages=0, warnings=_unique(warnings))
+
+    def _pdf_output(self, docs: list, fmt: str, warnings: list[str]) -> Rendered:
         pdf = self.pdf_bytes(docs)
-        pages = sum(len(d.pages) for d in docs)
-        if fmt == "pdf":
-            return Rendered(files=[(".pdf", pdf)], pages=pages, warnings=_unique(warnings))
-        return Rendered(files=pdf_to_png(pdf), pages=pages, warnings=_unique(warnings))
+        files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf)
+        return Rendered(files=files, pages=sum(len(d.pages) for d in docs), warnings=_unique(warnings))
 
 
 @functools.cache
