@@ -36,7 +36,7 @@ class Script:
     paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
     overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
-    database_order: tuple[str, ...] = ()  # every database id in sheet order (for sheet_order)
+    database_order: tuple[str, ...] = ()  # the database's official ids in sheet order (for sheet_order)
 
     @property
     def name(self) -> str:
@@ -155,7 +155,8 @@ class _Reader:
                     path, index=index))
         return Script(source=self.source, meta=self.meta or {}, characters=tuple(self.characters),
                       problems=tuple(self.problems), raw=data, paths=self.paths, jinxes=tuple(self.jinxes),
-                      overridden=frozenset(self.overridden), database_order=tuple(self.db.characters))
+                      overridden=frozenset(self.overridden),
+                      database_order=tuple(cid for cid, ch in self.db.characters.items() if not ch.homebrew))
 
     # -- entries ------------------------------------------------------------------------
 

@@ -143,3 +143,16 @@ def test_sheet_order_official_then_homebrew_by_rule(db):
     # the Knower goes after the last official Townsfolk whose rule key is not greater (none: first).
     assert order == ["knower", "chef", "empath", "monk", "late", "recluse", "baron", "imp", "djinn"]
     assert [c.id for c in sheet_order(script, keep_order=True)] == ids(script)
+
+
+def test_homebrew_characters_of_the_database_and_of_folders_go_by_the_rule(db, tmp_path):
+    from scriptforge.homebrew import with_homebrew
+
+    (tmp_path / "knower.yaml").write_text(
+        "id: knower\nteam: townsfolk\ntexts:\n  en:\n    name: Knower\n    ability: You start knowing 1 thing.\n",
+        encoding="utf-8")
+    script = script_from_data(["mayor", "pilgrim", "knower", "empath", "librarian", "noble", "imp"],
+                              with_homebrew(db, tmp_path))
+    # "You start knowing" comes first, shorter abilities first: the Knower (folder) before the
+    # Noble, the Pilgrim (database homebrew, the longest) after the Librarian; not last in the team
+    assert [c.id for c in sheet_order(script)] == ["knower", "noble", "librarian", "pilgrim", "empath", "mayor", "imp"]

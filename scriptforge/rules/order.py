@@ -3,8 +3,9 @@
 The rule (FACTS.md §6, the 2024 "SAO" update): within a team, a character goes in the first group
 whose opening words its English ability starts with (whole words, longest prefix wins); inside a
 group, shorter abilities first. Official characters keep the database order (which is the official
-order); a homebrew character is placed after the last character of its team whose rule key is not
-greater than its own, so official characters never move.
+order); a homebrew character (a script's own object, one from a ``--homebrew`` folder, or one the
+database ships, such as the Pilgrim) is placed after the last official character of its team whose
+rule key is not greater than its own, so official characters never move.
 """
 
 import re
