@@ -15,17 +15,19 @@ needs, so ``import_weasyprint`` imports it with these changes (each measured in
   font instancer, Pillow; its HTML parser, see ``html_document``) are imported when first used.
 - The user-agent stylesheet: WeasyPrint parses its 17 KB HTML stylesheet (and the ones for forms
   and presentational hints) at import. scriptforge's templates use a few dozen elements, so
-  ``templates/ua.css`` stands in for it: the same defaults for those elements (a test renders
-  every template with both and compares the pages pixel by pixel). The form and
-  presentational-hint stylesheets are parsed only if something asks for them.
+  ``templates/ua.css`` stands in for it: the same defaults for those elements (a test lays out
+  every template with both and expects the same PDF bytes). The form and presentational-hint
+  stylesheets are parsed only if something asks for them.
 
 If any of this does not fit the installed WeasyPrint, it is imported again the ordinary way:
 slower, same output.
 
 ``html_document`` reads the templates' output, which is well-formed XHTML, with the XML parser
-(C, ~20x faster than WeasyPrint's pure-Python HTML5 parser, and the same element tree: a test
-compares the PDFs); anything that is not well-formed XML goes to WeasyPrint's parser. fontconfig sees only the bundled fonts while WeasyPrint is imported and
-whenever scriptforge makes a font configuration (``only_bundled_fonts``).
+(C, ~20x faster than WeasyPrint's pure-Python HTML5 parser, and the same element tree: the same
+test compares the PDFs); anything that is not well-formed XML goes to WeasyPrint's parser.
+
+fontconfig sees only the bundled fonts while WeasyPrint is imported and whenever scriptforge
+makes a font configuration (``only_bundled_fonts``).
 """
 
 import contextlib
@@ -97,7 +99,7 @@ def html_document(html: str, base_url: str, url_fetcher):
     # the PDFs of both ways, so a change there is noticed).
     document = weasyprint.HTML.__new__(weasyprint.HTML)
     document.base_url = base_url
-    document.url_fetcher = url_fetcher
+    document.url_fetcher = url_fetcher or weasyprint.urls.URLFetcher()
     document.media_type = "print"
     document.wrapper_element = cssselect2.ElementWrapper.from_html_root(root, content_language=None)
     document.etree_element = document.wrapper_element.etree_element
@@ -165,7 +167,8 @@ class _ImportFinder:
 
 
 class _OwnUserAgentLoader:
-    """Runs ``weasyprint.html`` with its ``CSS`` swapped for `_user_agent_css` (see below)."""
+    """Runs ``weasyprint.html`` with its ``CSS`` wrapped: the HTML user-agent stylesheet comes from
+    ``templates/ua.css``, the form and presentational-hint ones are made on first use."""
 
     def __init__(self, loader):
         self.loader = loader
@@ -211,9 +214,6 @@ class _CompiledFFI:
     The compiled module is cffi's own out-of-line ABI mode (``set_source(name, None)``), keyed by
     the cffi version and the declarations; everything but ``cdef`` is the compiled ``FFI``.
     """
-
-    def __init__(self, *args, **kwargs):
-        self._args = (args, kwargs)
 
     def cdef(self, source, *args, **kwargs):
         import cffi
