@@ -3,15 +3,17 @@
 - ``weasyprint`` and ``pypdfium2`` are imported only inside the render functions, so commands that
   render nothing stay fast; WeasyPrint through ``weasy.import_weasyprint`` (a fast import, the
   bundled fonts only).
-- Fonts: the package's pre-subset Noto Sans CJK KR (``scriptforge/fonts``) through ``@font-face``
-  with ``file://`` URLs; WeasyPrint embeds and subsets them (``fontsubset`` does the subsetting
-  of these fonts at byte level). fontconfig sees only the bundled fonts, so output does not
-  depend on the system's fonts. Text the bundled font cannot draw (``fonts/coverage.txt``) is
-  reported as a warning naming the characters, and that render uses a font configuration that
-  also sees the system's fonts (else it would print as boxes).
-- Speed (see DESIGN.md's performance notes): fixed table layout, one HTML document for sheet,
-  back page and nights, sheet.css parsed once per Renderer, compiled templates cached in the user
-  cache, a FontConfiguration reused for every document of a batch.
+- Fonts: the package's pre-subset Noto Sans CJK KR (``scriptforge/fonts``). fontconfig sees only
+  those fonts, so output does not depend on the system's fonts, and finds them by family name
+  (sheet.css); where fontconfig is not ours, and in the HTML output, they come through
+  ``@font-face``. WeasyPrint embeds and subsets them (``fontsubset`` does the subsetting of these
+  fonts at byte level). Text the bundled font cannot draw (``fonts/coverage.txt``) is reported
+  as a warning naming the characters, and that render uses a font configuration that also sees
+  the system's fonts (else it would print as boxes).
+- Speed (see the README's Benchmarks): fixed table layout, one HTML document for sheet, back page
+  and nights, XHTML read by the XML parser (``weasy.html_document``), sheet.css parsed once per
+  Renderer, compiled templates cached in the user cache, a FontConfiguration reused for every
+  document of a batch.
 - URLs: ``data:`` URLs and files inside the package fonts folder, the script's folder and the
   ``--icons`` folder only; ``http(s)`` only with ``allow_network``. Anything else is refused, a
   warning is recorded and the character gets its generated icon instead.
