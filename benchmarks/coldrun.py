@@ -63,7 +63,7 @@ def load_average() -> str:
 
 def machine_speed() -> str:
     """A fixed pure-Python workload, timed: figures taken at different times (this machine's speed
-    varies by a third from hour to hour) compare only alongside it."""
+    varies up to fourfold from hour to hour) compare only alongside it."""
     start = time.perf_counter()
     total = 0
     for number in range(5_000_000):
