@@ -12,7 +12,7 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.database import load_database
-from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning, render_almanac
+from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning
 from scriptforge.render.pdf import Renderer
 from scriptforge.script import read_script
 

@@ -2,7 +2,6 @@
 diff, the CLI, and the whole reference corpus with a pack made from the official data."""
 
 import json
-import os
 from pathlib import Path
 import random
 import time
@@ -12,7 +11,7 @@ import yaml
 
 from scriptforge.database import check_database, load_database
 from scriptforge.errors import InputError
-from scriptforge.packs import (build_pack, diff_is_empty, diff_packs, import_pack, pack_files, read_source,
+from scriptforge.packs import (diff_is_empty, diff_packs, import_pack, pack_files, read_source,
                                slug)
 from scriptforge.cli import main
 from tests.conftest import SHARED, shared_path

@@ -15,7 +15,7 @@ import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import LIST_FIELDS, Unit, other_language, selected_units
+from scriptforge.l10n.units import Unit, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
 from scriptforge.rules.findings import SEVERITIES
 

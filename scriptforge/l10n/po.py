@@ -90,7 +90,6 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
     if lang not in LANGUAGES:
         _fail(path, 1, f"language {lang!r} is not one of {', '.join(LANGUAGES)}; "
                        "set the header's Language or pass --lang")
-    source = other_language(lang)
     units = {u.key: u for u in all_units(db)}
     changes: list[Change] = []
     for message in catalog:
