@@ -427,35 +427,35 @@ def render_options(command):
                      help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg)."),
         click.option("--allow-network", is_flag=True,
                      help="Fetch remote images (homebrew `image` URLs). Off by default."),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Scripts rendered at a time: more than 1 forks worker processes after the "
+                          "first script has loaded fonts and templates. Default: one process."),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, *,
+def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
-    from scriptforge.render.build import build, output_target, script_files
+    from scriptforge.render.build import build_all, can_fork, output_target, script_files
     from scriptforge.render.pdf import Renderer
 
     files = script_files(scripts)
     many = len(files) > 1 or any(Path(s).is_dir() for s in scripts)
+    if jobs > 1 and not can_fork():
+        click.echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
+                   "rendering in one process.", err=True)
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
-    results = []
-
-    def one(path):
-        target = output_target(path, out, fmt, many, suffix)
-        results.append(build(path, db, renderer, target=target, lang=lang, paper=paper, fmt=fmt,
-                             back=back, night=night, sheet=sheet))
-
+    options = dict(targets=lambda path: output_target(path, out, fmt, many, suffix), jobs=jobs,
+                   lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
-        with click.progressbar(files, label="Rendering", file=sys.stderr,
-                               item_show_func=lambda p: p.name if p else "") as bar:
-            for path in bar:
-                one(path)
+        with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
+                               item_show_func=lambda result: result.script.name if result else "") as bar:
+            results = build_all(files, db, renderer, done=lambda result: bar.update(1, result), **options)
     else:
-        one(files[0])
+        results = build_all(files, db, renderer, **options)
     for result in results:
         for warning in result.warnings:
             click.echo(f"Warning: {result.script}: {warning}", err=True)
@@ -483,7 +483,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
 @homebrew_option
 @game_option
 @_fail_cleanly
-def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, game):
+def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
@@ -495,13 +495,15 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
 
         scriptforge build examples/ -o sheets/ --lang ko+en --paper letter --night
 
+        scriptforge build scripts/ -o sheets/ --jobs 4      # four scripts at a time
+
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
     if game != "botc":
         return _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, sheet=True)
     if not scripts:
         raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
-    _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network)
+    _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs)
 
 
 @main.command()
@@ -510,7 +512,7 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
 @homebrew_option
 @game_option
 @_fail_cleanly
-def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, game):
+def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render the storyteller's night order: first night and other nights, one page each.
 
     The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
@@ -526,7 +528,7 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
         return _render_game(game, script, out, lang, paper, fmt, back, True, icons_dir, sheet=False)
     if not script:
         raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
-    _render_scripts(script, out, lang, paper, fmt, back, True, icons_dir, allow_network,
+    _render_scripts(script, out, lang, paper, fmt, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
 
 

@@ -188,6 +188,37 @@ def test_batch_into_a_folder(tmp_path):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(f"{p.stem}.pdf" for p in ALL_EXAMPLES)
 
 
+def test_batch_with_jobs_writes_the_same_files(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    for index, example in enumerate(ALL_EXAMPLES * 2):
+        (scripts / f"{index}-{example.name}").write_bytes(example.read_bytes())
+    outputs = {}
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(main, ["build", str(scripts), "-o", str(tmp_path / jobs), "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+        outputs[jobs] = {p.name: p.read_bytes() for p in (tmp_path / jobs).iterdir()}
+        listed = [line.split(" (")[0] for line in result.output.splitlines() if line.endswith("(1 page)")]
+        assert listed == [str(tmp_path / jobs / f"{p.stem}.pdf") for p in sorted(scripts.iterdir())]
+    assert len(outputs["2"]) == 2 * len(ALL_EXAMPLES)
+    assert outputs["2"] == outputs["1"]
+
+
+def test_batch_with_jobs_stops_at_a_broken_script_with_one_line(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    for index in range(4):
+        (scripts / f"s{index}.json").write_bytes(FTPD.read_bytes())
+    (scripts / "s2.json").write_text('[{"id": "_meta", "name": "x"},\n"imp",\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(scripts), "-o", str(tmp_path / "out"), "-j", "2"])
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert errors == [f"Error: {scripts / 's2.json'}:3: not valid JSON: Expecting value (column 1)"]
+    assert "Traceback" not in result.output
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert {"s0.pdf", "s1.pdf"} <= set(written) and "s2.pdf" not in written
+
+
 def test_missing_glyphs_are_reported(tmp_path):
     assert missing_glyphs("한글 Latin “quotes” — …") == []
     assert missing_glyphs("똠방각하") == ["똠"]

@@ -131,11 +131,18 @@ def test_the_console_command_leaves_no_temporary_font_copies(tmp_path):
     # copies to a temporary folder it deletes only when its font configuration is collected
     script = tmp_path / "rare.json"
     script.write_text('[{"id": "_meta", "name": "똠"}, "imp"]', encoding="utf-8")
+    # a batch whose first script needs no @font-face: the worker processes load the fonts that way
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    (batch / "0-plain.json").write_text('["imp"]', encoding="utf-8")
+    for index in range(1, 4):
+        (batch / f"{index}-rare.json").write_bytes(script.read_bytes())
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     env = {**os.environ, "TMPDIR": str(temporary), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     for command in (["build", str(script), "-o", str(tmp_path / "rare.pdf")],
-                    ["almanac", str(script), "-o", str(tmp_path / "rare-almanac.pdf")]):
+                    ["almanac", str(script), "-o", str(tmp_path / "rare-almanac.pdf")],
+                    ["build", str(batch), "-o", str(tmp_path / "batch-out"), "--jobs", "2"]):
         result = subprocess.run([sys.executable, "-m", "scriptforge", *command], capture_output=True, text=True,
                                 env=env, timeout=120)
         assert result.returncode == 0, result.stderr

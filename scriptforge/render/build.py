@@ -1,8 +1,14 @@
 """Building printable files from script files: the library behind `scriptforge build` and
 `scriptforge nightsheet` (one Renderer, so fonts, templates and CSS are loaded once per batch)."""
 
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+import gc
+import multiprocessing
+import multiprocessing.util
 from pathlib import Path
+import shutil
+from typing import Callable
 
 from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_bytes
@@ -76,3 +82,62 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str 
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
     return result
+
+
+def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Callable[[Path], Path], jobs: int = 1,
+              done: Callable[[BuildResult], None] = lambda result: None, **options) -> list[BuildResult]:
+    """`build` every script in `paths`, in order; `done` is called after each one.
+
+    With ``jobs`` > 1 (and where processes can be forked) the first script is built here, which
+    loads the fonts, templates and CSS, and the others by ``jobs`` worker processes forked from
+    this one, so they share what is loaded. The first script that fails stops the batch: its
+    error is raised; scripts already written stay (each file is written whole or not at all).
+    """
+    def one(path: Path) -> BuildResult:
+        result = build(path, db, renderer, target=targets(path), **options)
+        done(result)
+        return result
+
+    if jobs <= 1 or len(paths) < 3 or not can_fork():
+        return [one(path) for path in paths]
+    results = [one(paths[0])]
+    global _forked_batch
+    _forked_batch = (db, renderer, targets, options)
+    gc.freeze()  # the loaded objects stay out of the collector's way, so forked copies share them
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_start_worker)
+    try:
+        for future in [executor.submit(_build_in_worker, path) for path in paths[1:]]:
+            results.append(future.result())
+            done(results[-1])
+    finally:
+        executor.shutdown(cancel_futures=True)
+        _forked_batch = None
+        gc.unfreeze()
+    return results
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+_forked_batch = None  # (db, renderer, targets, options) of the running `build_all`, seen by its workers
+
+
+def _start_worker() -> None:
+    """Worker processes end without freeing their objects, so WeasyPrint never deletes the
+    temporary folders of @font-face fonts first loaded in a worker: they are deleted as it ends
+    (the folders it inherited belong to the parent, which deletes them)."""
+    renderer = _forked_batch[1]
+    inherited = renderer.temporary_font_folders()
+
+    def delete_own_font_folders():
+        for folder in renderer.temporary_font_folders() - inherited:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    multiprocessing.util.Finalize(None, delete_own_font_folders, exitpriority=0)
+
+
+def _build_in_worker(path: Path) -> BuildResult:
+    db, renderer, targets, options = _forked_batch
+    return build(path, db, renderer, target=targets(path), **options)

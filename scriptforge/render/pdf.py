@@ -313,6 +313,12 @@ class Renderer:
                 self._system_font_config = FontConfiguration()
         return self._system_font_config
 
+    def temporary_font_folders(self) -> set:
+        """The folders WeasyPrint copied @font-face fonts into for this Renderer (it deletes each
+        when its FontConfiguration is freed; ``_folder`` is where WeasyPrint keeps it)."""
+        configs = (self._font_config, self._system_font_config)
+        return {config._folder for config in configs if getattr(config, "_folder", None)}
+
     def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only)."""
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
