@@ -2,16 +2,19 @@
 
 Prints: cold `scriptforge build` and `build --night` (fresh subprocesses: best and median wall
 time, best CPU time), the child's peak memory (ru_maxrss), the PDF size, WeasyPrint alone laying
-out the same HTML (the floor) and a batch of 20 copies in one call against the same 20 scripts
-built one cold run after another; and the load average and a fixed Python workload's time, since
-other work on the machine, and its varying speed, stretch wall times.
+out the same HTML (the floor) and a batch of 20 copies in one call (in one process, and with
+`--jobs`, by default one worker per CPU) against the same 20 scripts built one cold run after
+another; and the load average and a fixed Python workload's time, since other work on the
+machine, and its varying speed, stretch wall times.
 
-    python benchmarks/bench_render.py [--runs 5] [--batch 20]
+    python benchmarks/bench_render.py [--runs 5] [--batch 20] [--rounds 3] [--jobs N]
 """
 
 import argparse
+import os
 from pathlib import Path
 import shutil
+import statistics
 import tempfile
 import time
 
@@ -50,6 +53,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of 20 cold runs against the batch calls")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="worker processes for the second batch")
     args = parser.parse_args()
     print(f"load average before: {load_average()}; {machine_speed()}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -67,12 +72,22 @@ def main() -> None:
         for i in range(args.batch):
             shutil.copy(SCRIPT, batch / f"s{i:02d}.json")
         # What the batch saves a user: the same scripts one cold run at a time (a shell loop), in
-        # total, against one call (the median of three calls).
-        loop = sum(cold(["build", str(path), "--lang", "ko", "-o", str(tmp / "loop.pdf")], runs=1,
-                        warm_up=False).best for path in sorted(batch.iterdir()))
-        timing = cold(["build", str(batch), "--lang", "ko", "-o", str(tmp / "out")], runs=3, warm_up=False)
-        print(f"{f'batch of {args.batch} in one call:':<30} median {timing.median:.2f} s  CPU {timing.cpu:.2f} s  "
-              f"({loop / timing.median:.1f}x faster than {args.batch} cold runs one after another: {loop:.2f} s)")
+        # total, against one call. The machine's speed drifts, so each round times the loop and
+        # both calls back to back, and the ratios are taken within a round.
+        loops, calls = [], {1: [], args.jobs: []}
+        for _ in range(args.rounds):
+            loops.append(sum(cold(["build", str(path), "--lang", "ko", "-o", str(tmp / "loop.pdf")], runs=1,
+                                  warm_up=False).best for path in sorted(batch.iterdir())))
+            for jobs, times in calls.items():
+                times.append(cold(["build", str(batch), "--lang", "ko", "-o", str(tmp / "out"), "--jobs", str(jobs)],
+                                  runs=1, warm_up=False).best)
+        print(f"{f'{args.batch} cold runs in a row:':<30} " + "  ".join(f"{t:.2f}" for t in loops) + " s")
+        for jobs, times in calls.items():
+            label = f"batch of {args.batch}, " + ("one process:" if jobs == 1 else f"--jobs {jobs}:")
+            ratios = sorted(loop / t for loop, t in zip(loops, times))
+            print(f"{label:<30} " + "  ".join(f"{t:.2f}" for t in times) + " s  "
+                  f"(faster than the cold runs of its round: {' '.join(f'{r:.1f}x' for r in ratios)}; "
+                  f"median {statistics.median(ratios):.1f}x)")
     print(f"load average after: {load_average()}; {machine_speed()}")
 
 
