@@ -443,7 +443,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
 
     files = script_files(scripts)
     many = len(files) > 1 or any(Path(s).is_dir() for s in scripts)
-    if jobs > 1 and not can_fork():
+    if jobs > 1 and many and not can_fork():
         click.echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()

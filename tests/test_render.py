@@ -219,6 +219,17 @@ def test_batch_with_jobs_stops_at_a_broken_script_with_one_line(tmp_path):
     assert {"s0.pdf", "s1.pdf"} <= set(written) and "s2.pdf" not in written
 
 
+def test_batch_with_jobs_where_processes_cannot_fork(tmp_path, monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(multiprocessing, "get_context", lambda *args: pytest.fail("a worker process was started"))
+    result = CliRunner().invoke(main, ["build", str(EXAMPLES), "-o", str(tmp_path), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Warning: --jobs needs processes that can be forked" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{p.stem}.pdf" for p in ALL_EXAMPLES)
+
+
 def test_missing_glyphs_are_reported(tmp_path):
     assert missing_glyphs("한글 Latin “quotes” — …") == []
     assert missing_glyphs("똠방각하") == ["똠"]
