@@ -313,7 +313,7 @@ class Renderer:
                 self._system_font_config = FontConfiguration()
         return self._system_font_config
 
-    def temporary_font_folders(self) -> set:
+    def temporary_font_folders(self) -> set[Path]:
         """The folders WeasyPrint copied @font-face fonts into for this Renderer (it deletes each
         when its FontConfiguration is freed; ``_folder`` is where WeasyPrint keeps it)."""
         configs = (self._font_config, self._system_font_config)
