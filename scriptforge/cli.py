@@ -23,7 +23,7 @@ def _fail_cleanly(command):
         except ScriptforgeError as exc:
             if click.get_current_context().find_root().params.get("debug"):
                 raise
-            click.echo(f"Error: {exc}", err=True)
+            echo(f"Error: {exc}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper
@@ -34,8 +34,17 @@ def format_option(command):
                         show_default=True, help="text for people, json for tools.")(command)
 
 
+def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """click.echo for text output: control characters in user text are shown escaped, never obeyed."""
+    from scriptforge.terminal import safe_text
+
+    click.echo(safe_text(str(message)), err=err, nl=nl)
+
+
 def _print_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    from scriptforge.terminal import safe_json
+
+    click.echo(safe_json(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)))
 
 
 def _db():
@@ -119,14 +128,14 @@ def list_command(team, edition, lang, game, fmt):
     if game != "botc":
         from scriptforge.games import list_output
 
-        return click.echo(list_output(game, lang, fmt, team=team, edition=edition))
+        return echo(list_output(game, lang, fmt, team=team, edition=edition))
 
     db = _db()
     rows = reference.list_rows(db, lang, team, edition)
     if fmt == "json":
         _print_json(rows)
     else:
-        click.echo(reference.list_text(db, rows, lang))
+        echo(reference.list_text(db, rows, lang))
 
 
 @main.command()
@@ -151,7 +160,7 @@ def show(name, lang, game, fmt):
     if game != "botc":
         from scriptforge.games import show_output
 
-        return click.echo(show_output(game, name, reference.languages(lang), fmt))
+        return echo(show_output(game, name, reference.languages(lang), fmt))
 
     db = _db()
     ch = db.resolve(name)
@@ -159,7 +168,7 @@ def show(name, lang, game, fmt):
     if fmt == "json":
         _print_json(reference.character_record(db, ch, langs))
     else:
-        click.echo(reference.character_text(db, ch, langs))
+        echo(reference.character_text(db, ch, langs))
 
 
 @main.command()
@@ -182,9 +191,9 @@ def search(text, lang, fmt):
         _print_json(rows)
         return
     for row in rows:
-        click.echo(f"{row['id']:<16} {row['team']:<10} {' / '.join(row['names'].values())}")
+        echo(f"{row['id']:<16} {row['team']:<10} {' / '.join(row['names'].values())}")
     if not rows:
-        click.echo(f"No character matches '{text}'.", err=True)
+        echo(f"No character matches '{text}'.", err=True)
         sys.exit(1)
 
 
@@ -211,14 +220,14 @@ def db_check(fmt):
         _print_json(summary)
     else:
         for problem in summary["problems"]:
-            click.echo(f"Error: {problem}", err=True)
+            echo(f"Error: {problem}", err=True)
         if "characters" in summary:
             teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
             langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
                               for l, n in summary["languages"].items())
-            click.echo(f"{summary['characters']} characters ({teams})")
-            click.echo(f"texts: {langs}; {summary['jinxes']} jinxes")
-        click.echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+            echo(f"{summary['characters']} characters ({teams})")
+            echo(f"texts: {langs}; {summary['jinxes']} jinxes")
+        echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
     sys.exit(0 if summary["ok"] else 1)
 
 
@@ -252,10 +261,10 @@ def import_almanac(file, lang, out_dir, script_path, name):
     db = _db()
     almanac = read_almanac(file, lang, db.glossary[lang])
     written = write_almanac(almanac, out_dir or Path("imported") / lang)
-    click.echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
+    echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
     if script_path:
         atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
-        click.echo(f"script written to {script_path}")
+        echo(f"script written to {script_path}")
 
 
 # -- script engine commands
@@ -293,7 +302,7 @@ def validate(scripts, fmt):
             reports.append(validate_file(path, db))
         except InputError as exc:
             unreadable = True
-            click.echo(f"Error: {exc}", err=True)
+            echo(f"Error: {exc}", err=True)
             reports.append(input_error_report(path, exc))
     ok = all(r.ok for r in reports)
     if fmt == "json":
@@ -301,7 +310,7 @@ def validate(scripts, fmt):
     else:
         for report in reports:
             if report.script is not None:
-                click.echo("\n".join(findings_text(report)))
+                echo("\n".join(findings_text(report)))
     sys.exit(2 if unreadable else 0 if ok else 1)
 
 
@@ -326,7 +335,7 @@ def setup(script, players, fmt):
     if fmt == "json":
         _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
     else:
-        click.echo(setup_text(rows))
+        echo(setup_text(rows))
 
 
 @main.command()
@@ -351,7 +360,7 @@ def jinxes(script, lang, fmt):
     if fmt == "json":
         _print_json(result.as_dict(lang))
     else:
-        click.echo(jinxes_text(result, db, parsed, lang))
+        echo(jinxes_text(result, db, parsed, lang))
 
 
 @main.command()
@@ -379,7 +388,7 @@ def night(script, players, lang, fmt):
     if fmt == "json":
         _print_json(order.as_dict(lang))
     else:
-        click.echo(night_text(order, lang))
+        echo(night_text(order, lang))
 
 
 @main.command()
@@ -404,7 +413,7 @@ def order(script, keep_order, lang, fmt):
     if fmt == "json":
         _print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
-        click.echo(order_text(chars, db, lang))
+        echo(order_text(chars, db, lang))
 
 
 # -- render commands
@@ -444,7 +453,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
     files = script_files(scripts)
     many = len(files) > 1 or any(Path(s).is_dir() for s in scripts)
     if jobs > 1 and many and not can_fork():
-        click.echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
+        echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
@@ -458,10 +467,10 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
         results = build_all(files, db, renderer, **options)
     for result in results:
         for warning in result.warnings:
-            click.echo(f"Warning: {result.script}: {warning}", err=True)
+            echo(f"Warning: {result.script}: {warning}", err=True)
         for path in result.written:
             pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
-            click.echo(f"{path}{pages}")
+            echo(f"{path}{pages}")
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
@@ -471,10 +480,10 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
     result = build_game(game, Renderer(), out=out, lang=lang, paper=paper, fmt=fmt, sheet=sheet, night=night,
                         scripts=scripts, back=back, icons_dir=icons_dir)
     for warning in result.warnings:
-        click.echo(f"Warning: {game}: {warning}", err=True)
+        echo(f"Warning: {game}: {warning}", err=True)
     for path in result.written:
         pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
-        click.echo(f"{path}{pages}")
+        echo(f"{path}{pages}")
 
 
 @main.command()
@@ -536,7 +545,7 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
 
 
 def _print_change(change) -> None:
-    click.echo("\n".join(change.lines()))
+    echo("\n".join(change.lines()))
 
 
 @main.command()
@@ -632,7 +641,7 @@ def homebrew_group():
 @format_option
 @_fail_cleanly
 def homebrew_check(files, fmt):
-    """Check homebrew YAML files (folders: every *.yaml in them); exit 1 on any problem.
+    """Check homebrew YAML files (folders: every *.yaml in them); exit 1 on any problem, 2 if unreadable.
 
     The same schemas as the database, night placement, bracket-vs-setup consistency and,
     for each language, the database's translation checks.
@@ -649,12 +658,12 @@ def homebrew_check(files, fmt):
     else:
         for result in results:
             for problem in result["problems"]:
-                click.echo(f"Error: {problem}", err=True)
+                echo(f"Error: {problem}", err=True)
             for warning in result["warnings"]:
-                click.echo(f"Warning: {warning}", err=True)
+                echo(f"Warning: {warning}", err=True)
             if not result["problems"]:
-                click.echo(f"{result['file']}: ok ({result['id']}, {', '.join(result['languages'])})")
-    sys.exit(1 if any(r["problems"] for r in results) else 0)
+                echo(f"{result['file']}: ok ({result['id']}, {', '.join(result['languages'])})")
+    sys.exit(2 if any(r["unreadable"] for r in results) else 1 if any(r["problems"] for r in results) else 0)
 
 
 # -- l10n commands
@@ -702,7 +711,7 @@ def l10n_status(game, fmt):
     if fmt == "json":
         _print_json(table)
     else:
-        click.echo(status_text(table))
+        echo(status_text(table))
 
 
 @l10n.command("diff")
@@ -736,11 +745,11 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
         db = _db()
         rows = diff.against(db, against_file, target)
-        _print_json(rows) if fmt == "json" else click.echo(diff.against_text(rows, against_file, target))
+        _print_json(rows) if fmt == "json" else echo(diff.against_text(rows, against_file, target))
         return
     db, games = _l10n_selection(game)
     rows = diff.diff_rows(db, source, target, ids, games)
-    _print_json(rows) if fmt == "json" else click.echo(diff.diff_text(rows, source, target))
+    _print_json(rows) if fmt == "json" else echo(diff.diff_text(rows, source, target))
 
 
 @l10n.command("check")
@@ -771,7 +780,7 @@ def l10n_check(lang, ignore, select, game, fmt):
         _print_json({"ok": not any(f.severity == "error" for f in findings),
                      "findings": [f.as_dict() for f in findings]})
     else:
-        click.echo(findings_text(findings))
+        echo(findings_text(findings))
     sys.exit(1 if any(f.severity == "error" for f in findings) else 0)
 
 
@@ -801,8 +810,8 @@ def l10n_confirm(id_, field, lang, all_):
     db = _db()
     written, count = confirm_command(db, id_, field, lang, all_)
     for path in written:
-        click.echo(f"{path}")
-    click.echo(f"{count} text(s) confirmed; {len(written)} file(s) written")
+        echo(f"{path}")
+    echo(f"{count} text(s) confirmed; {len(written)} file(s) written")
 
 
 @l10n.command("export")
@@ -824,7 +833,7 @@ def l10n_export(lang, out):
     from scriptforge.l10n.po import export_po
 
     atomic_write_bytes(out, export_po(_db(), lang))
-    click.echo(f"{out}")
+    echo(f"{out}")
 
 
 @l10n.command("import")
@@ -845,8 +854,8 @@ def l10n_import(file, lang):
 
     lang, changes, written = import_po(_db(), file, lang)
     for path in written:
-        click.echo(f"{path}")
-    click.echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
+        echo(f"{path}")
+    echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
 
 
 # -- pack and export commands
@@ -878,9 +887,9 @@ def pack_import(files, name, out_dir, lang):
 
     path, build = import_pack(files, name=name, out=out_dir, lang=lang, base_db=_db())
     for warning in build.warnings:
-        click.echo(f"Warning: {warning}", err=True)
+        echo(f"Warning: {warning}", err=True)
     manifest = build.files["pack.yaml"]
-    click.echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
+    echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
 
 
@@ -901,9 +910,9 @@ def pack_list(fmt):
         _print_json(rows)
         return
     if not rows:
-        click.echo(f"no packs in {packs_dir()}")
+        echo(f"no packs in {packs_dir()}")
     for row in rows:
-        click.echo(f"{row['name']:<16} {row['characters'] or 0:>4} characters  {row['jinxes'] or 0:>4} jinxes  "
+        echo(f"{row['name']:<16} {row['characters'] or 0:>4} characters  {row['jinxes'] or 0:>4} jinxes  "
                    f"{','.join(row['languages']) or '-':<6} {row['path']}")
 
 
@@ -928,7 +937,7 @@ def pack_diff(old, new, lang, fmt):
     if fmt == "json":
         _print_json(report)
     else:
-        click.echo(diff_text(report))
+        echo(diff_text(report))
 
 
 @main.command("export")
@@ -954,12 +963,14 @@ def export_command(script, lang, out):
     db = _db()
     result = export_script(_script(script, db), db, lang)
     for warning in result.warnings:
-        click.echo(f"Warning: {script}: {warning}", err=True)
+        echo(f"Warning: {script}: {warning}", err=True)
     if out:
         atomic_write_text(out, dump_json(result.data))
-        click.echo(str(out))
+        echo(str(out))
     else:
-        click.echo(dump_json(result.data), nl=False)
+        from scriptforge.terminal import safe_json
+
+        click.echo(safe_json(dump_json(result.data)), nl=False)
 
 
 def _add_pack_option(group):
@@ -1011,9 +1022,9 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     result = build_almanac(script, db, renderer, target=output_target(Path(script), out, fmt, False, "-almanac"),
                            lang=lang, paper=paper, fmt=fmt)
     for warning in result.warnings:
-        click.echo(f"Warning: {script}: {warning}", err=True)
+        echo(f"Warning: {script}: {warning}", err=True)
     for path in result.written:
-        click.echo(f"{path}" + (f" ({result.pages} pages)" if result.pages else ""))
+        echo(f"{path}" + (f" ({result.pages} pages)" if result.pages else ""))
 
 
 # Last, so that every command defined above takes --pack.

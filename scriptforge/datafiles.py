@@ -8,35 +8,19 @@ import hashlib
 import json
 from pathlib import Path
 
-from scriptforge.errors import DataError
+from scriptforge import userfiles
+from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import atomic_write_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
 
 
-def _yaml():
-    """PyYAML and its fastest safe loader, imported on first use (a cached database needs neither)."""
-    import yaml
-
-    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def read_yaml(path: Path):
-    """Parse one YAML file; a syntax error becomes a DataError naming file and line."""
+    """Parse one YAML data file through the user-file guard; any problem is a DataError naming file and line."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError("file not found", where=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read file: {exc}", where=str(path)) from None
-    yaml, loader = _yaml()
-    try:
-        return yaml.load(text, Loader=loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise DataError(f"invalid YAML: {problem}", where=where) from None
+        return userfiles.read_yaml(path)
+    except InputError as exc:
+        raise DataError(str(exc)) from None
 
 
 @cache
@@ -115,25 +99,10 @@ def _describe(exc, steps, data, record_id):
 def line_of(path: Path, steps) -> int:
     """The 1-based line of the node at `steps` in a YAML file (the deepest node that exists)."""
     try:
-        yaml, loader = _yaml()
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, yaml.YAMLError):
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return 1
-    line = node.start_mark.line if node is not None else 0
-    for step in steps:
-        child = None
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if key.value == str(step):
-                    child, line = value, key.start_mark.line
-                    break
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            child = node.value[step]
-            line = child.start_mark.line
-        if child is None:
-            break
-        node = child
-    return line + 1
+    return userfiles.yaml_line(text, list(steps))
 
 
 class ProblemCollector:

@@ -14,10 +14,11 @@ import re
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
+from scriptforge.userfiles import assert_writable, read_text
 from scriptforge.fileio import atomic_write_text
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.validate import Report, validate_script
-from scriptforge.script import Script, read_script, script_from_data
+from scriptforge.script import Script, parse_script, script_from_data
 
 META_KEYS = ("name", "author", "logo", "almanac", "bootlegger")
 _META_NIGHTS = ("firstNight", "otherNight")
@@ -45,7 +46,8 @@ class ScriptFile:
         return next((e for e in self.data if isinstance(e, dict) and e.get("id") == "_meta"), None)
 
     def text(self) -> str:
-        return json.dumps(self.data, ensure_ascii=self.ascii_only, indent=self.indent) + "\n"
+        assert_writable(self.data)
+        return json.dumps(self.data, ensure_ascii=self.ascii_only, indent=self.indent, allow_nan=False) + "\n"
 
     def save(self) -> None:
         try:
@@ -124,8 +126,8 @@ def _indent(text: str) -> int | str | None:
 
 def open_script(path, db: Database) -> tuple[ScriptFile, Script]:
     """Read a script file for editing; InputError (exit 2) before anything is touched."""
-    script = read_script(path, db)
-    text = Path(path).read_bytes().decode("utf-8-sig")
+    text = read_text(path)
+    script = parse_script(text, db, str(path))
     ascii_only = text.isascii() and "\\u" in text
     return ScriptFile(Path(path), script.raw, _indent(text), ascii_only), script
 

@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 import tempfile
 
-
+from scriptforge.userfiles import assert_writable
 
 def _mode_for(path: Path) -> int:
     """Keep an existing file's permissions; a new file gets the usual 0666 less the umask."""
@@ -36,10 +36,14 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def dump_yaml(data) -> str:
+    """YAML of data the user-file guard would read back unchanged (never .nan, .inf or a huge number)."""
     import yaml
 
+    assert_writable(data)
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100000)
 
 
 def dump_json(data) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    """JSON of data the user-file guard would read back unchanged (never NaN, Infinity or a huge number)."""
+    assert_writable(data)
+    return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"

@@ -12,10 +12,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scriptforge.database import Database
-from scriptforge.datafiles import line_of, read_yaml, validate
-from scriptforge.errors import DataError, InputError
+from scriptforge.datafiles import line_of, validate
+from scriptforge.errors import DataError, InputError, ScriptforgeError
 from scriptforge.model import Character, Jinx, SetupEffect, Texts
 from scriptforge.rules.brackets import read_brackets
+from scriptforge.userfiles import read_yaml
 
 NIGHTS = ("first_night", "other_nights")
 _TEXT_FIELDS = ("name", "aliases", "ability", "flavor", "overview", "how_to_run", "examples",
@@ -50,13 +51,16 @@ def load_homebrew(path, db: Database) -> Character:
     return read_homebrew(path, db).character
 
 
-def check_homebrew(path, db: Database) -> tuple[Homebrew | None, list[DataError]]:
-    """Read one homebrew file and return every problem found (schema first, then consistency)."""
+def check_homebrew(path, db: Database) -> tuple[Homebrew | None, list[ScriptforgeError]]:
+    """Read one homebrew file and return every problem found (schema first, then consistency).
+
+    A file that cannot be read at all (missing, not YAML, refused by the guard) is one InputError.
+    """
     path = Path(path)
     try:
         data = read_yaml(path)
         validate(data, "homebrew", path, record_id=data.get("id") if isinstance(data, dict) else None)
-    except DataError as exc:
+    except ScriptforgeError as exc:
         return None, [exc]
     reader = _Reader(path, data, db)
     homebrew = reader.read()
@@ -84,6 +88,7 @@ def check_files(paths, db: Database) -> list[dict]:
                     (problems if f.severity == "error" else warnings).append(_l10n_problem(homebrew, f))
         ch = homebrew.character if homebrew else None
         results.append({"file": str(path), "id": ch.id if ch else None, "languages": list(ch.texts) if ch else [],
+                        "unreadable": any(isinstance(p, InputError) for p in problems),
                         "problems": [str(p) for p in problems], "warnings": [str(w) for w in warnings]})
     return results
 

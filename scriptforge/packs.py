@@ -23,6 +23,7 @@ import tempfile
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
+from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.fileio import dump_yaml
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
 from scriptforge.rules.brackets import read_brackets
@@ -131,20 +132,8 @@ def _pointer(steps) -> str:
 def read_source(path: Path, lang: str | None = None) -> Source:
     """Read one official data file, recognise it and check it; InputError naming file and place."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", where=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a data file", where=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{path}:{exc.lineno}") from None
+    raw = read_bytes(path)
+    data = parse_json(decode(raw, str(path)), str(path))
     kind = recognise(data)
     if kind is None:
         raise InputError("not an official data file scriptforge knows (a roles file, a night sheet, "

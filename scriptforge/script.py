@@ -7,13 +7,12 @@ Only input that is not a script at all (bad JSON, not an array, empty) raises an
 """
 
 from dataclasses import dataclass, field, replace
-import json
 from pathlib import Path
 import re
-import sys
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError
+from scriptforge.userfiles import parse_json, read_text
 from scriptforge.model import TEAMS, Character, Jinx, Texts
 from scriptforge.names import normalize_id
 from scriptforge.rules.brackets import read_brackets
@@ -76,32 +75,12 @@ class Script:
 
 def read_script(source, db: Database) -> Script:
     """Read a script from a file path or "-" (stdin); InputError (exit code 2) if it is no script."""
-    label = str(source)
-    try:
-        if label == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(source).read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("file not found", where=label) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a script file", where=label) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", where=label) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", where=label) from None
-    return parse_script(text, db, label)
+    return parse_script(read_text(source), db, str(source))
 
 
 def parse_script(text: str, db: Database, source: str = "<data>") -> Script:
-    """Parse script JSON text; InputError if it is not valid JSON, not an array or empty."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{source}:{exc.lineno}") from None
-    except RecursionError:
-        raise InputError("not a script: JSON nested too deeply", where=source) from None
-    return script_from_data(data, db, source)
+    """Parse script JSON text; InputError if it is not valid JSON (or refused by the guard), not an array or empty."""
+    return script_from_data(parse_json(text, source), db, source)
 
 
 def script_from_data(data, db: Database, source: str = "<data>") -> Script:

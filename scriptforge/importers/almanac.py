@@ -20,6 +20,7 @@ import re
 
 from scriptforge.datafiles import read_yaml, validate
 from scriptforge.errors import InputError
+from scriptforge.userfiles import read_text
 from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.names import name_key, normalize_id
@@ -60,10 +61,7 @@ class Almanac:
 
 def read_almanac(path: Path, lang: str, terms: list[dict]) -> Almanac:
     """Parse an almanac file; any problem is an InputError naming the file and line."""
-    try:
-        raw = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read almanac: {exc}", where=str(path)) from None
+    raw = read_text(path)
     lines = [(n, line.strip()) for n, line in enumerate(raw.splitlines(), start=1) if line.strip()]
     return _Parser(Path(path), lang, terms, lines).parse()
 

@@ -1,9 +1,9 @@
 """Side-by-side texts of two languages, and comparison with an official-layout translation file."""
 
-import json
 from pathlib import Path
 
 from scriptforge.errors import InputError, NotFoundError
+from scriptforge.userfiles import read_json
 from scriptforge.l10n.provenance import state
 from scriptforge.l10n.units import character_units, game_units, selected_units
 from scriptforge.names import normalize_id
@@ -75,13 +75,7 @@ def diff_text(rows: list[dict], source: str, target: str) -> str:
 
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"invalid JSON: {getattr(exc, 'msg', exc)}",
-                         where=f"{path}:{getattr(exc, 'lineno', 1)}") from None
+    data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("roles", {}), dict):
         raise InputError("not a translation file: expected an object with a \"roles\" object", where=str(path))
     return data

@@ -17,6 +17,7 @@ import io
 from pathlib import Path
 
 from scriptforge.errors import InputError
+from scriptforge.userfiles import read_bytes
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, LIST_FIELDS, all_units, other_language, text_hash
 from scriptforge.names import LANGUAGES, NIGHT_STEPS
@@ -75,10 +76,7 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
     """The language and the entries of a .po file that change our texts; InputError on any problem."""
     from babel.messages.pofile import PoFileError, read_po
 
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
+    raw = read_bytes(path)
     try:
         catalog = read_po(io.BytesIO(raw), abort_invalid=True)
     except PoFileError as exc:

@@ -1,0 +1,271 @@
+"""The one reader of user files, and the guard every value read from them passes.
+
+Scripts, homebrew YAML, official data files for packs, translation files (`l10n diff --against`),
+PO files and almanac documents are all read here. Any problem is an InputError (exit code 2) in
+one line that names the file and the place (a JSON pointer, or a YAML line and field):
+
+- the file: not found, a folder, unreadable, not UTF-8, a NUL character in the text;
+- the syntax: not JSON / not YAML, nested deeper than any document scriptforge reads;
+- the values: a lone surrogate escape ("\\ud800": not a character, it cannot be written out
+  again), a NUL, NaN or Infinity, a number too large for a double (the official app is JavaScript
+  and would read Infinity; a 5,000-digit integer also exceeds Python's int-to-text limit).
+
+What passes can be written back as JSON or YAML unchanged: `assert_writable` (used by every
+writer in scriptforge.fileio) refuses the same values, so no command writes NaN, Infinity or an
+out-of-range number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import json
+import math
+from pathlib import Path
+import re
+import sys
+from typing import Any
+
+from scriptforge.errors import InputError
+
+MAX_DEPTH = 64  # far deeper than any script, pack or homebrew file; deeper input only exhausts the stack
+MAX_VALUES = 2_000_000  # YAML aliases can make a small file expand to billions of values
+_BAD_CHARACTER = re.compile("[\0\ud800-\udfff]")
+_MAX_DIGITS = 309  # a double holds at most ~1.8e308
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A number the parser met but scriptforge will not hold (kept as text to name it)."""
+
+    text: str
+    line: int | None = None
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a user file ("-" is stdin); InputError in one wording for every kind of file."""
+    label = str(path)
+    try:
+        if label == "-":
+            return sys.stdin.buffer.read()
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", where=label) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", where=label) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise InputError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", where=label) from None
+
+
+def decode(raw: bytes, label: str) -> str:
+    """UTF-8 text (a byte order mark is dropped); no NUL characters."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", where=label) from None
+    nul = text.find("\0")
+    if nul >= 0:
+        raise InputError("a NUL character in the text", where=f"{label}:{text.count(chr(10), 0, nul) + 1}")
+    return text
+
+
+def read_text(path: str | Path) -> str:
+    return decode(read_bytes(path), str(path))
+
+
+# -- JSON --------------------------------------------------------------------------------------
+
+
+def _finite(value: int) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
+
+
+def _json_int(text: str) -> int | Refused:
+    if len(text.lstrip("-")) > _MAX_DIGITS or not _finite(int(text)):
+        return Refused(text)
+    return int(text)
+
+
+def _json_float(text: str) -> float | Refused:
+    value = float(text)
+    return value if math.isfinite(value) else Refused(text)
+
+
+def parse_json(text: str, label: str) -> Any:
+    """JSON text → data that passed the guard; InputError with the line or the JSON pointer."""
+    try:
+        data = json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=Refused)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{label}:{exc.lineno}") from None
+    except RecursionError:
+        raise InputError(f"JSON nested deeper than {MAX_DEPTH} levels", where=label) from None
+    problem = first_problem(data)
+    if problem is not None:
+        steps, message = problem
+        raise InputError(f"{pointer(steps)}: {message}", where=label)
+    return data
+
+
+def read_json(path: str | Path) -> Any:
+    return parse_json(read_text(path), str(path))
+
+
+# -- YAML --------------------------------------------------------------------------------------
+
+
+def _yaml_loader() -> Any:
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class GuardedLoader(base):  # type: ignore[misc, valid-type]
+        """Numbers the guard refuses become Refused(text, line) instead of nan, inf or a huge int."""
+
+    def integer(loader: Any, node: Any) -> int | Refused:
+        if sum(c.isdigit() for c in node.value) > 4 * _MAX_DIGITS:  # even binary: refuse before int() works
+            return Refused(node.value, node.start_mark.line + 1)
+        value = base.construct_yaml_int(loader, node)
+        return value if _finite(value) else Refused(node.value, node.start_mark.line + 1)
+
+    def floating(loader: Any, node: Any) -> float | Refused:
+        value = base.construct_yaml_float(loader, node)
+        return value if math.isfinite(value) else Refused(node.value, node.start_mark.line + 1)
+
+    GuardedLoader.add_constructor("tag:yaml.org,2002:int", integer)
+    GuardedLoader.add_constructor("tag:yaml.org,2002:float", floating)
+    return GuardedLoader
+
+
+_LOADER: Any = None
+
+
+def parse_yaml(text: str, label: str) -> Any:
+    """YAML text → data that passed the guard; InputError naming the line (and the field)."""
+    global _LOADER
+    import yaml
+
+    if _LOADER is None:
+        _LOADER = _yaml_loader()
+    try:
+        data = yaml.load(text, Loader=_LOADER)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{label}:{mark.line + 1}" if mark else label
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"invalid YAML: {problem}", where=where) from None
+    except RecursionError:
+        raise InputError(f"YAML nested deeper than {MAX_DEPTH} levels", where=label) from None
+    problem = first_problem(data)
+    if problem is not None:
+        steps, message = problem
+        node = _at(data, steps)
+        line = node.line if isinstance(node, Refused) and node.line else yaml_line(text, steps)
+        field = ".".join(str(s) for s in steps) or "(top level)"
+        raise InputError(f"field '{field}': {message}", where=f"{label}:{line}")
+    return data
+
+
+def read_yaml(path: str | Path) -> Any:
+    return parse_yaml(read_text(path), str(path))
+
+
+def yaml_line(text: str, steps: list[str | int]) -> int:
+    """The 1-based line of the node at `steps` in YAML text (the deepest node that exists)."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError):
+        return 1
+    line = node.start_mark.line if node is not None else 0
+    for step in steps:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if key.value == str(step):
+                    child, line = value, key.start_mark.line
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            child = node.value[step]
+            line = child.start_mark.line
+        if child is None:
+            break
+        node = child
+    return line + 1
+
+
+# -- the guard -----------------------------------------------------------------------------------
+
+
+def pointer(steps: list[str | int]) -> str:
+    """A JSON pointer (RFC 6901) to the node at `steps`; "" is the whole document."""
+    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in steps) or "(top level)"
+
+
+def _at(data: Any, steps: list[str | int]) -> Any:
+    for step in steps:
+        data = data[step]
+    return data
+
+
+def _show_number(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:10]}…{text[-6:]} ({len(text.lstrip('-'))} digits)"
+
+
+def value_problem(value: Any) -> str | None:
+    """Why one value cannot be held or written out again, or None."""
+    if isinstance(value, str):
+        bad = _BAD_CHARACTER.search(value)
+        if bad is None:
+            return None
+        if bad.group() == "\0":
+            return f"a NUL character at character {bad.start() + 1}"
+        return f"a lone surrogate escape \\u{ord(bad.group()):04x} at character {bad.start() + 1} (not a character)"
+    if isinstance(value, Refused):
+        if value.text in ("NaN", "Infinity", "-Infinity") or not value.text.lstrip("+-").replace("_", "").isdigit():
+            return f"{_show_number(value.text)} is not a finite number (JSON has no NaN or Infinity)"
+        return f"the number {_show_number(value.text)} is too large (the official app would read Infinity)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value} is not a finite number (JSON has no NaN or Infinity)"
+    if isinstance(value, int) and not isinstance(value, bool) and not _finite(value):
+        return "the number is too large (the official app would read Infinity)"
+    return None
+
+
+def first_problem(data: Any) -> tuple[list[str | int], str] | None:
+    """The first value (depth first, in document order) the guard refuses: (steps, why)."""
+    stack: list[tuple[list[str | int], Any]] = [([], data)]
+    visited = 0
+    while stack:
+        steps, node = stack.pop()
+        visited += 1
+        if visited > MAX_VALUES:
+            return steps, f"more than {MAX_VALUES:,} values (YAML aliases expanding?)"
+        if len(steps) > MAX_DEPTH:
+            return steps[:MAX_DEPTH], f"nested deeper than {MAX_DEPTH} levels"
+        if isinstance(node, dict):
+            children: list[tuple[list[str | int], Any]] = []
+            for key, value in node.items():
+                why = value_problem(key)
+                if why is not None:
+                    return [*steps, str(key).encode("utf-8", "backslashreplace").decode()], f"in a key: {why}"
+                children.append(([*steps, key], value))
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            stack.extend(reversed([([*steps, i], value) for i, value in enumerate(node)]))
+        else:
+            why = value_problem(node)
+            if why is not None:
+                return steps, why
+    return None
+
+
+def assert_writable(data: Any) -> None:
+    """A writer's last check: a value the guard refuses is a bug in scriptforge, never written."""
+    problem = first_problem(data)
+    if problem is not None:
+        steps, why = problem
+        raise ValueError(f"refusing to write {pointer(steps)}: {why}")
