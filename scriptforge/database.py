@@ -138,8 +138,10 @@ def load_database(data_dir: Path | None = None, packs=()) -> Database:
     key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
     cached = cache_dir("database") / f"{key}.pickle"
     try:
-        return pickle.loads(cached.read_bytes())
-    except Exception:  # missing, unreadable or from another Python: load it properly
+        db = pickle.loads(cached.read_bytes())
+        if isinstance(db, Database):
+            return db
+    except Exception:  # missing, damaged or from another Python: load it properly (and replace it)
         pass
     db, problems = check_database(data_dir, packs)
     if problems:
@@ -154,7 +156,7 @@ def load_database(data_dir: Path | None = None, packs=()) -> Database:
 
 def _content_key(roots: list[Path]) -> str:
     digest = hashlib.sha256()
-    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "names.py"))]
+    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "names.py", "userfiles.py"))]
     files = [*code, *sorted(SCHEMAS_DIR.glob("*.json"))]
     for root in roots:
         files += sorted(root.rglob("*.yaml"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scriptforge import userfiles
 from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import atomic_write_text
+from scriptforge.fileio import read_cache_text, write_cache_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
 
@@ -32,14 +32,10 @@ def _validator(schema_name: str):
 
     digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{text}".encode()).hexdigest()[:24]
     cached = cache_dir("validators") / f"{schema_name}-{digest}.py"
-    try:
-        code = cached.read_text(encoding="utf-8")
-    except OSError:
+    code = read_cache_text(cached)  # None when missing or damaged: then it is generated again
+    if code is None:
         code = fastjsonschema.compile_to_code(json.loads(text))
-        try:
-            atomic_write_text(cached, code)
-        except OSError:
-            pass  # a read-only home only costs speed
+        write_cache_text(cached, code)
     namespace: dict = {}
     exec(compile(code, str(cached), "exec"), namespace)
     return namespace["validate"]

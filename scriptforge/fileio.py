@@ -1,5 +1,6 @@
-"""Writing files so that nothing is ever half-written: a temporary file, then a rename."""
+"""Writing files so that nothing is ever half-written (a temporary file, then a rename); caches checked before use."""
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -47,3 +48,29 @@ def dump_json(data) -> str:
     """JSON of data the user-file guard would read back unchanged (never NaN, Infinity or a huge number)."""
     assert_writable(data)
     return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+# -- caches: what scriptforge can rebuild is checked before use and rebuilt when damaged ------------
+
+_CHECKSUM_PREFIX = "# sha256 "
+
+
+def write_cache_text(path: Path, text: str) -> None:
+    """Keep generated text (Python code) in the user cache, with a checksum line in front."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    try:
+        atomic_write_text(path, f"{_CHECKSUM_PREFIX}{digest}\n{text}")
+    except OSError:
+        pass  # a read-only home only costs speed
+
+
+def read_cache_text(path: Path) -> str | None:
+    """The cached text, or None when it is missing or damaged (then the file is removed)."""
+    try:
+        first, _, text = Path(path).read_bytes().decode("utf-8").partition("\n")
+    except (OSError, UnicodeDecodeError):
+        text, first = "", ""
+    if first == _CHECKSUM_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest():
+        return text
+    Path(path).unlink(missing_ok=True)
+    return None

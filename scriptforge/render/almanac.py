@@ -305,10 +305,9 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
 def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
                   fmt: str = "pdf"):
     """Read one script, render its almanac and write it; a ``BuildResult``."""
-    from scriptforge.render.build import BuildResult, write_rendered
-    from scriptforge.script import read_script
+    from scriptforge.render.build import BuildResult, read_printable_script, write_rendered
 
-    script = read_script(script_path, db)
+    script = read_printable_script(script_path, db)
     view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
     result = BuildResult(script=Path(script_path))
     note = fallback_warning(view)

@@ -64,12 +64,28 @@ def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
     return written
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
-          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
-    """Read one script, render it and write the output(s)."""
+PRINTABLE_TIMES = 10  # a text up to ten times its official limit is printed (validate reports text-too-long)
+
+
+def read_printable_script(script_path: Path, db):
+    """The script at `script_path`; InputError when a text is too long to lay out in reasonable time."""
+    from scriptforge.rules.validate import length_findings
     from scriptforge.script import read_script
 
     script = read_script(script_path, db)
+    for f in length_findings(script.raw):
+        length, limit = f.data["length"], f.data["limit"]
+        if length > PRINTABLE_TIMES * limit:
+            raise InputError(f"{f.path}: {f.data['field']} is {length} characters long, too long to print "
+                             f"(the official limit is {limit}; sheets print up to {PRINTABLE_TIMES * limit})",
+                             where=str(script_path))
+    return script
+
+
+def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
+    """Read one script, render it and write the output(s)."""
+    script = read_printable_script(script_path, db)
     view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
                      icons_dir=renderer.icons_dir)
     result = BuildResult(script=Path(script_path))

@@ -124,7 +124,18 @@ def _bytecode_cache():
             return None
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(directory))
+    return _CheckedBytecodeCache(str(directory))
+
+
+class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates, but a damaged entry is compiled again, never fatal
+    (Jinja itself only survives a wrong magic number or checksum, not a truncated pickle)."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:
+            bucket.reset()
 
 
 class Renderer:

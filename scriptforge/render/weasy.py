@@ -44,6 +44,7 @@ import sys
 import types
 import zlib
 
+from scriptforge.fileio import read_cache_text, write_cache_text
 from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
 
 FONTS_DIR = PACKAGE_DIR / "fonts"
@@ -226,7 +227,7 @@ class _CompiledFFI:
         key = hashlib.sha256(repr((cffi.__version__, source, args, sorted(kwargs.items()))).encode()).hexdigest()
         name = f"_scriptforge_cffi_{key[:20]}"
         path = cache_dir("cffi") / f"{name}.py"
-        if not path.is_file():
+        if read_cache_text(path) is None:  # missing or damaged: compiled again
             builder = FFI()
             builder.set_source(name, None)
             builder.cdef(source, *args, **kwargs)
@@ -234,7 +235,8 @@ class _CompiledFFI:
             temporary = path.with_suffix(f".{os.getpid()}.tmp")
             with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating <file>"
                 builder.emit_python_code(str(temporary))
-            os.replace(temporary, path)
+            write_cache_text(path, temporary.read_text(encoding="utf-8"))
+            temporary.unlink()
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
