@@ -138,6 +138,32 @@ class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
             bucket.reset()
 
 
+def undecodable_image(data: bytes, mime: str) -> str | None:
+    """Why `data` cannot be drawn as an image of type `mime`, or None (WeasyPrint would draw nothing)."""
+    if mime == "image/svg+xml":
+        import xml.etree.ElementTree as ElementTree
+
+        try:
+            root = ElementTree.fromstring(data)
+        except ElementTree.ParseError as exc:
+            return f"not a readable SVG image ({exc})"
+        return None if root.tag.rpartition("}")[2] == "svg" else "not an SVG image (no <svg> element)"
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.verify()
+    except UnidentifiedImageError:
+        return f"cannot be decoded as {mime} (not an image format scriptforge reads)"
+    except (OSError, ValueError, SyntaxError) as exc:
+        return f"cannot be decoded as {mime} ({str(exc)[:80] or 'damaged'})"
+    except Image.DecompressionBombError:
+        return "too many pixels to decode safely"
+    return None
+
+
 class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
@@ -218,14 +244,19 @@ class Renderer:
         (the generated badge) when refused or not an image; each URL is read once."""
         seen: dict[str, str | None] = {}
         for icon in icons:
-            if not icon.url or icon.url.startswith("data:"):
+            if not icon.url:
                 continue
             if icon.url not in seen:
+                shown = icon.url if len(icon.url) <= 80 else icon.url[:60] + "…"
                 try:
                     data, mime = self.read_url(icon.url, base_dir)
                     if not (mime or "").startswith("image/"):
-                        raise FetchRefused(f"{icon.url}: not an image ({mime})")
-                    seen[icon.url] = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+                        raise FetchRefused(f"{shown}: not an image ({mime})")
+                    problem = undecodable_image(data, mime)
+                    if problem:
+                        raise FetchRefused(f"{shown}: {problem}")
+                    seen[icon.url] = icon.url if icon.url.startswith("data:") else \
+                        f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
                 except (FetchRefused, OSError, ValueError) as exc:
                     warnings.append(f"image not used, generated icon instead: {exc}")
                     seen[icon.url] = None
