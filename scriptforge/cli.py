@@ -42,9 +42,14 @@ def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
 
 
 def _print_json(data) -> None:
+    _echo_json(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+
+
+def _echo_json(text: str, nl: bool = True) -> None:
+    """JSON text to stdout with control characters as \\u escapes (the same JSON, safe on a terminal)."""
     from scriptforge.terminal import safe_json
 
-    click.echo(safe_json(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)))
+    click.echo(safe_json(text), nl=nl)
 
 
 def _db():
@@ -278,40 +283,43 @@ def _script(path, db):
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True)
-@format_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True,
+              help="text for people, json for tools (one document), jsonl (one line per file, as it is checked).")
 @homebrew_option
 @_fail_cleanly
 def validate(scripts, fmt):
     """Check scripts (official JSON; "-" reads stdin): schema, setup counts, jinxes, names.
 
     Exit code 0: no errors; 1: errors found; 2: a file could not be read as a script.
-    Every finding code is described in docs/findings.md.
+    Results are printed as each file is checked. Every finding code is described in docs/findings.md.
 
     Example:
 
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
-    from scriptforge.errors import InputError
-    from scriptforge.rules.report import findings_text
-    from scriptforge.rules.validate import input_error_report, validate_file
+    from scriptforge.rules.report import Tally, findings_document, findings_text, report_line
+    from scriptforge.rules.validate import validate_files
 
     db = _db()
-    reports, unreadable = [], False
-    for path in scripts:
-        try:
-            reports.append(validate_file(path, db))
-        except InputError as exc:
-            unreadable = True
-            echo(f"Error: {exc}", err=True)
-            reports.append(input_error_report(path, exc))
-    ok = all(r.ok for r in reports)
+    tally = Tally()
+    reports = (_said(tally.count(report)) for report in validate_files(scripts, db))
     if fmt == "json":
-        _print_json({"ok": ok, "findings": [f for r in reports for f in r.as_dict()["findings"]]})
+        for piece in findings_document(reports, tally):
+            _echo_json(piece, nl=False)
     else:
         for report in reports:
-            if report.script is not None:
+            if fmt == "jsonl":
+                _echo_json(report_line(report))
+            elif not report.unreadable:
                 echo("\n".join(findings_text(report)))
-    sys.exit(2 if unreadable else 0 if ok else 1)
+    sys.exit(tally.exit_code)
+
+
+def _said(report):
+    """An unreadable file's one-line error on stderr, in every format, as it is met."""
+    if report.unreadable:
+        echo(f"Error: {report.findings[0].message}", err=True)
+    return report
 
 
 @main.command()
@@ -968,9 +976,7 @@ def export_command(script, lang, out):
         atomic_write_text(out, dump_json(result.data))
         echo(str(out))
     else:
-        from scriptforge.terminal import safe_json
-
-        click.echo(safe_json(dump_json(result.data)), nl=False)
+        _echo_json(dump_json(result.data), nl=False)
 
 
 def _add_pack_option(group):

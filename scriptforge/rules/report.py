@@ -1,5 +1,9 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
+from dataclasses import dataclass
+import json
+from typing import Iterable, Iterator
+
 from scriptforge.model import TEAMS
 from scriptforge.rules.night import NIGHTS
 
@@ -13,6 +17,45 @@ def findings_text(report) -> list[str]:
     warnings = sum(f.severity == "warning" for f in report.findings)
     lines.append(f"{report.source}: {'ok' if report.ok else 'FAILED'} ({errors} error(s), {warnings} warning(s))")
     return lines
+
+
+@dataclass
+class Tally:
+    """What a stream of validate reports adds up to, counted as they pass."""
+
+    ok: bool = True
+    unreadable: bool = False
+
+    def count(self, report):
+        self.ok = self.ok and report.ok
+        self.unreadable = self.unreadable or report.unreadable
+        return report
+
+    @property
+    def exit_code(self) -> int:
+        return 2 if self.unreadable else 0 if self.ok else 1
+
+
+def report_line(report) -> str:
+    """`validate --format jsonl`: one JSON object per file, on one line."""
+    return json.dumps({"file": report.source, "ok": report.ok, "unreadable": report.unreadable,
+                       "findings": report.as_dict()["findings"]}, ensure_ascii=False, allow_nan=False)
+
+
+def findings_document(reports: Iterable, tally: Tally) -> Iterator[str]:
+    """`validate --format json` in pieces (printed without newlines) as the reports come:
+    {"findings": [...], "ok": bool}.
+
+    The same document json.dumps(indent=2) gives, with "ok" last because it is known last.
+    """
+    yield '{\n  "findings": ['
+    first = True
+    for report in reports:
+        for item in report.as_dict()["findings"]:
+            text = json.dumps(item, ensure_ascii=False, indent=2, allow_nan=False).replace("\n", "\n    ")
+            yield ("\n    " if first else ",\n    ") + text
+            first = False
+    yield ('' if first else '\n  ') + f'],\n  "ok": {"true" if tally.ok else "false"}\n}}\n'
 
 
 def _span(base: int, span: tuple[int, int]) -> str:

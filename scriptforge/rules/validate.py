@@ -7,6 +7,7 @@ the functions that need them, so `show`/`list` never pay for them.
 from dataclasses import dataclass
 from functools import cache
 import json
+from typing import Iterator
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
@@ -32,6 +33,7 @@ class Report:
     source: str
     findings: tuple[Finding, ...]
     script: object = None  # the Script, when the file could be read
+    unreadable: bool = False  # not a script at all (exit code 2)
 
     @property
     def ok(self) -> bool:
@@ -293,4 +295,14 @@ def jinx_findings(script, db) -> list[Finding]:
 
 def input_error_report(source: str, error: InputError) -> Report:
     """A Report for a file that could not be read at all (exit code 2)."""
-    return Report(source, (finding("unreadable-input", str(error), None),))
+    return Report(source, (finding("unreadable-input", str(error), None),), unreadable=True)
+
+
+def validate_files(sources, db) -> Iterator[Report]:
+    """One Report per file, as each is checked (an unreadable file gets an unreadable-input report),
+    so that a caller can print it and let it go: checking 10,000 files holds one at a time."""
+    for source in sources:
+        try:
+            yield validate_file(source, db)
+        except InputError as exc:
+            yield input_error_report(str(source), exc)
