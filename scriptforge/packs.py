@@ -27,6 +27,7 @@ from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.fileio import dump_yaml
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
 from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.findings import short
 
 FORMAT = 1
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
@@ -129,6 +130,16 @@ def _pointer(steps) -> str:
     return "/" + "/".join(str(s).replace("~", "~0").replace("/", "~1") for s in steps)
 
 
+def check_source(data, kind: str, path: Path) -> None:
+    """InputError naming the JSON pointer of the first place where `data` is no `kind` file."""
+    error = next(iter(sorted(_input_validator(kind).iter_errors(data), key=lambda e: list(e.absolute_path))), None)
+    if error is not None:
+        steps = list(error.absolute_path)
+        record = data[steps[0]] if steps and isinstance(data, list) else None
+        named = f" (record '{record['id']}')" if isinstance(record, dict) and isinstance(record.get("id"), str) else ""
+        raise InputError(f"{kind} file, {_pointer(steps)}{named}: {short(error.message, 120)}", where=str(path))
+
+
 def read_source(path: Path, lang: str | None = None) -> Source:
     """Read one official data file, recognise it and check it; InputError naming file and place."""
     path = Path(path)
@@ -138,12 +149,7 @@ def read_source(path: Path, lang: str | None = None) -> Source:
     if kind is None:
         raise InputError("not an official data file scriptforge knows (a roles file, a night sheet, "
                          "a jinx file or a translation file)", where=str(path))
-    error = next(iter(sorted(_input_validator(kind).iter_errors(data), key=lambda e: list(e.absolute_path))), None)
-    if error is not None:
-        steps = list(error.absolute_path)
-        record = data[steps[0]] if steps and isinstance(data, list) else None
-        named = f" (record '{record['id']}')" if isinstance(record, dict) and isinstance(record.get("id"), str) else ""
-        raise InputError(f"{kind} file, {_pointer(steps)}{named}: {error.message}", where=str(path))
+    check_source(data, kind, path)
     if kind == "translation":
         if lang is None:
             raise InputError("a translation file needs --lang (the language of its texts)", where=str(path))

@@ -75,9 +75,12 @@ def diff_text(rows: list[dict], source: str, target: str) -> str:
 
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
+    from scriptforge.packs import check_source
+
     data = read_json(path)
-    if not isinstance(data, dict) or not isinstance(data.get("roles", {}), dict):
+    if not isinstance(data, dict) or not isinstance(data.get("roles"), dict):
         raise InputError("not a translation file: expected an object with a \"roles\" object", where=str(path))
+    check_source(data, "translation", path)
     return data
 
 
