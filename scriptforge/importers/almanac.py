@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import re
 
-from scriptforge.datafiles import read_yaml, validate
+from scriptforge.datafiles import validate
 from scriptforge.errors import InputError
-from scriptforge.userfiles import read_text
+from scriptforge.userfiles import read_text, read_yaml
 from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.names import name_key, normalize_id
@@ -195,6 +195,9 @@ def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
     for entry in almanac.entries:
         path = Path(out_dir) / "characters" / f"{entry.id}.yaml"
         current = (read_yaml(path) or {}) if path.exists() else {}
+        if not isinstance(current, dict):
+            raise InputError("an existing character file here is not a mapping of texts; move it away or fix it",
+                             where=str(path))
         current.update(entry.texts)
         out[path] = {k: current[k] for k in TEXT_FIELDS if k in current}
     return out

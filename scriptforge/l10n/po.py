@@ -17,7 +17,7 @@ import io
 from pathlib import Path
 
 from scriptforge.errors import InputError
-from scriptforge.userfiles import read_bytes
+from scriptforge.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, LIST_FIELDS, all_units, other_language, text_hash
 from scriptforge.names import LANGUAGES, NIGHT_STEPS
@@ -101,6 +101,9 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         key, index = _parse_key(db, message.context, lang, path, line)
         if not message.string or message.fuzzy:
             continue
+        problem = value_problem(message.string)
+        if problem:
+            _fail(path, line, f"entry {message.context!r}: {problem}")
         unit = units.get(key)
         current = unit.text(lang) if unit else None
         if index is not None:

@@ -2,10 +2,13 @@
 
 from dataclasses import dataclass
 import json
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from scriptforge.model import TEAMS
 from scriptforge.rules.night import NIGHTS
+
+if TYPE_CHECKING:
+    from scriptforge.rules.validate import Report
 
 
 def findings_text(report) -> list[str]:
@@ -26,7 +29,7 @@ class Tally:
     ok: bool = True
     unreadable: bool = False
 
-    def count(self, report):
+    def count(self, report: "Report") -> "Report":
         self.ok = self.ok and report.ok
         self.unreadable = self.unreadable or report.unreadable
         return report
@@ -36,13 +39,13 @@ class Tally:
         return 2 if self.unreadable else 0 if self.ok else 1
 
 
-def report_line(report) -> str:
+def report_line(report: "Report") -> str:
     """`validate --format jsonl`: one JSON object per file, on one line."""
     return json.dumps({"file": report.source, "ok": report.ok, "unreadable": report.unreadable,
                        "findings": report.as_dict()["findings"]}, ensure_ascii=False, allow_nan=False)
 
 
-def findings_document(reports: Iterable, tally: Tally) -> Iterator[str]:
+def findings_document(reports: Iterable["Report"], tally: Tally) -> Iterator[str]:
     """`validate --format json` in pieces (printed without newlines) as the reports come:
     {"findings": [...], "ok": bool}.
 

@@ -7,7 +7,8 @@ the functions that need them, so `show`/`list` never pay for them.
 from dataclasses import dataclass
 from functools import cache
 import json
-from typing import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
@@ -16,6 +17,9 @@ from scriptforge.rules.findings import Finding, finding, has_errors, short
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
 from scriptforge.rules.setup import setup_table, setup_modifiers
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -298,7 +302,7 @@ def input_error_report(source: str, error: InputError) -> Report:
     return Report(source, (finding("unreadable-input", str(error), None),), unreadable=True)
 
 
-def validate_files(sources, db) -> Iterator[Report]:
+def validate_files(sources: Iterable[str | Path], db: "Database") -> Iterator[Report]:
     """One Report per file, as each is checked (an unreadable file gets an unreadable-input report),
     so that a caller can print it and let it go: checking 10,000 files holds one at a time."""
     for source in sources:
