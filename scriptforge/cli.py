@@ -265,10 +265,11 @@ def import_almanac(file, lang, out_dir, script_path, name):
 
     db = _db()
     almanac = read_almanac(file, lang, db.glossary[lang])
+    script = dump_json(script_from_almanac(almanac, db, name)) if script_path else None  # checked before any write
     written = write_almanac(almanac, out_dir or Path("imported") / lang)
     echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
-    if script_path:
-        atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
+    if script_path and script is not None:
+        atomic_write_text(script_path, script)
         echo(f"script written to {script_path}")
 
 

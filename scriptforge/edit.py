@@ -14,7 +14,7 @@ import re
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
-from scriptforge.userfiles import assert_writable, read_text
+from scriptforge.userfiles import assert_writable, check_option, read_text
 from scriptforge.fileio import atomic_write_text
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.validate import Report, validate_script
@@ -172,6 +172,8 @@ def new_script(path, db: Database, name: str, author: str | None = None, charact
     if path.exists() and not force:
         raise ScriptforgeError("the file already exists; use --force to overwrite it or `add` to change it",
                          where=str(path))
+    check_option("--name", name)
+    check_option("--author", author)
     meta = {"id": "_meta", "name": name}
     if author:
         meta["author"] = author
@@ -230,6 +232,7 @@ def set_meta(path, db: Database, **values) -> Change:
             continue
         if key == "bootlegger":
             value = [rule for rule in value if rule]
+        check_option(f"--{key}", value)
         old = meta.get(key)
         if value in ("", []):
             if key in meta:

@@ -263,6 +263,14 @@ def first_problem(data: Any) -> tuple[list[str | int], str] | None:
     return None
 
 
+def check_option(option: str, value: Any) -> None:
+    """A command-line value that becomes data (`--name`, `--author`, …) passes the same guard."""
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        why = value_problem(item)
+        if why is not None:
+            raise InputError(f"{option}: {why}")
+
+
 def assert_writable(data: Any) -> None:
     """A writer's last check: a value the guard refuses is a bug in scriptforge, never written."""
     problem = first_problem(data)

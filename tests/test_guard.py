@@ -215,3 +215,14 @@ def test_a_damaged_yaml_already_in_import_almanac_out_is_one_line(runner, tmp_pa
     assert result.exit_code == 2
     one_error_line(result, str(target))
     assert target.read_text() == existing
+
+
+def test_a_command_line_value_that_becomes_data_passes_the_guard(runner, tmp_path):
+    script = write(tmp_path / "s.json", json.dumps([{"id": "_meta", "name": "Mine"}, *FIVE]))
+    before = script.read_bytes()
+    for args in (["meta", str(script), "--name", "a\udcff"], ["meta", str(script), "--author", "x\x00"],
+                 ["new", str(tmp_path / "n.json"), "--name", "\ud800"]):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 2
+        one_error_line(result, args[2])
+    assert script.read_bytes() == before and not (tmp_path / "n.json").exists()

@@ -20,7 +20,7 @@ import re
 
 from scriptforge.datafiles import validate
 from scriptforge.errors import InputError
-from scriptforge.userfiles import read_text, read_yaml
+from scriptforge.userfiles import check_option, read_text, read_yaml
 from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.names import name_key, normalize_id
@@ -219,6 +219,7 @@ def script_from_almanac(almanac: Almanac, db, name: str | None = None) -> list:
     Official characters are plain ids; a homebrew character becomes a full object in the
     almanac's language, with its night numbers and storyteller reminders from the database.
     """
+    check_option("--name", name)
     meta = {"id": "_meta"}
     for key, value in (("name", name or almanac.title), ("author", almanac.author), ("description", almanac.description)):
         if value:
