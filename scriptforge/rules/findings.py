@@ -34,7 +34,7 @@ _CODES = [
     FindingCode("setup-impossible", "error", "Even the kindest setup choices need more characters of a team than the script has."),
     FindingCode("companion-missing", "error", "A setup character adds a character that is not on the script (Huntsman without Damsel)."),
     FindingCode("jinx-without-djinn", "warning", "The script has jinxed pairs but no Djinn to carry the jinxes."),
-    FindingCode("unreadable-input", "error", "The file is not a readable script (bad JSON, not an array, empty)."),
+    FindingCode("unreadable-input", "error", "The file is not a readable script (bad JSON, not an array, empty, a refused value)."),
 ]
 
 REGISTRY: dict[str, FindingCode] = {c.code: c for c in _CODES}
