@@ -69,6 +69,7 @@ def decode(raw: bytes, label: str) -> str:
 
 
 def read_text(path: str | Path) -> str:
+    """A user text file ("-" is stdin) as UTF-8 text."""
     return decode(read_bytes(path), str(path))
 
 
@@ -110,6 +111,7 @@ def parse_json(text: str, label: str) -> Any:
 
 
 def read_json(path: str | Path) -> Any:
+    """A user JSON file, parsed and guarded."""
     return parse_json(read_text(path), str(path))
 
 
@@ -169,6 +171,7 @@ def parse_yaml(text: str, label: str) -> Any:
 
 
 def read_yaml(path: str | Path) -> Any:
+    """A user YAML file, parsed and guarded."""
     return parse_yaml(read_text(path), str(path))
 
 
