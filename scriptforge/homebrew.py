@@ -244,6 +244,11 @@ class _Reader:
 
     def _setup(self, texts: dict[str, Texts]) -> SetupEffect | None:
         """The structured effect; each language's [...] bracket must say the same."""
+        for key, value in (self.data.get("setup") or {}).items():
+            # JSON Schema's "integer" lets 1.0 through; the counts are whole numbers
+            if any(isinstance(v, float) for v in (value if isinstance(value, list) else [value])):
+                self.problem(f"field 'setup.{key}': {value} is not a whole number", ["setup", key])
+                return None
         given = SetupEffect.from_data(self.data["setup"]) if "setup" in self.data else None
         found = None
         for lang, t in texts.items():

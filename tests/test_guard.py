@@ -226,3 +226,13 @@ def test_a_command_line_value_that_becomes_data_passes_the_guard(runner, tmp_pat
         assert result.exit_code == 2
         one_error_line(result, args[2])
     assert script.read_bytes() == before and not (tmp_path / "n.json").exists()
+
+
+@pytest.mark.parametrize("value", ["1.0", "[1.0, 2]", "2.5"])
+def test_a_float_where_a_homebrew_count_needs_a_whole_number_is_one_line(runner, tmp_path, value):
+    homebrew = write(tmp_path / "h.yaml", HOMEBREW.format(night=1) + f"setup:\n  outsiders: {value}\n")
+    script = write(tmp_path / "s.json", json.dumps(FIVE))
+    result = runner.invoke(main, ["add", str(script), str(homebrew), "--lang", "en"])
+    assert result.exit_code in (1, 2)
+    one_error_line(result, f"{homebrew}:9:", "setup.outsiders")
+    assert json.loads(script.read_text()) == FIVE
