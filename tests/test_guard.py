@@ -236,3 +236,14 @@ def test_a_float_where_a_homebrew_count_needs_a_whole_number_is_one_line(runner,
     assert result.exit_code in (1, 2)
     one_error_line(result, f"{homebrew}:9:", "setup.outsiders")
     assert json.loads(script.read_text()) == FIVE
+
+
+def test_a_po_file_whose_header_trips_the_parser_is_one_line(runner, tmp_path, data_copy):
+    # found by benchmarks/fuzz_long.py: Babel's parser raised AttributeError on a damaged header line
+    po = write(tmp_path / "ko.po", 'msgid ""\nmsgstr ""\n"Language: ko\\n"\n"POT-Creation-Date: 2000-01-01 00:00+0000\\n"\n'
+                                   '" 2000-01-01 00:00+0000\\n"\n'
+                                   '"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                                   'msgctxt "chef.name"\nmsgid "Chef"\nmsgstr "요리사"\n')
+    result = runner.invoke(main, ["l10n", "import", str(po), "--lang", "ko"], env={"SCRIPTFORGE_DATA": str(data_copy)})
+    assert result.exit_code == 2
+    one_error_line(result, f"{po}:1:", "malformed .po file")

@@ -83,6 +83,8 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         _fail(path, (getattr(exc, "lineno", 0) or 0) + 1, f"malformed .po file: {exc}")
     except (ValueError, UnicodeDecodeError, LookupError) as exc:
         _fail(path, 1, f"malformed .po file: {exc}")
+    except Exception as exc:  # Babel's parser fails in its own ways on damaged headers (AttributeError, …)
+        _fail(path, 1, f"malformed .po file: the parser stopped ({type(exc).__name__}: {str(exc)[:80]})")
     lang = lang or (str(catalog.locale) if catalog.locale else None)
     lang = lang.split("_")[0] if lang else None
     if lang not in LANGUAGES:
