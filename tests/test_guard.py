@@ -247,3 +247,13 @@ def test_a_po_file_whose_header_trips_the_parser_is_one_line(runner, tmp_path, d
     result = runner.invoke(main, ["l10n", "import", str(po), "--lang", "ko"], env={"SCRIPTFORGE_DATA": str(data_copy)})
     assert result.exit_code == 2
     one_error_line(result, f"{po}:1:", "malformed .po file")
+
+
+def test_an_almanac_name_too_long_for_an_id_is_one_line(runner, tmp_path):
+    # found by benchmarks/fuzz_long.py: the id became a 30,000-character file name (OSError)
+    almanac = write(tmp_path / "a.txt", "Townsfolk\nMonk\nEach night, choose.\n\"Flavor.\"\nOverview.\n"
+                                        "Demon\n" + "x" * 30000 + "\nEach night, choose.\n\"Flavor.\"\nOverview.\n")
+    result = runner.invoke(main, ["import", "almanac", str(almanac), "--lang", "en", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    one_error_line(result, f"{almanac}:7:", "30000 characters")
+    assert not (tmp_path / "o").exists()

@@ -24,6 +24,7 @@ from scriptforge.userfiles import check_option, read_text, read_yaml
 from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.names import name_key, normalize_id
+from scriptforge.rules.findings import short
 
 TEAM_WORDS = {
     "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",
@@ -64,6 +65,9 @@ def read_almanac(path: Path, lang: str, terms: list[dict]) -> Almanac:
     raw = read_text(path)
     lines = [(n, line.strip()) for n, line in enumerate(raw.splitlines(), start=1) if line.strip()]
     return _Parser(Path(path), lang, terms, lines).parse()
+
+
+MAX_ID_LENGTH = 50  # as the schemas allow a character id
 
 
 class _Parser:
@@ -160,6 +164,9 @@ class _Parser:
             if self.lang != "en":
                 self.fail(line, f"unknown character name '{heading}': add it to the {self.lang} glossary")
             char_id = normalize_id(heading)
+            if not char_id or len(char_id) > MAX_ID_LENGTH:
+                self.fail(line, f"'{short(heading, 40)}' cannot be a character name: its id would be "
+                                f"{len(char_id)} characters long (at most {MAX_ID_LENGTH})")
         return char_id, self._canonical_name(char_id, heading)
 
     def _canonical_name(self, char_id: str, fallback: str) -> str:
