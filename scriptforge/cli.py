@@ -307,12 +307,15 @@ def validate(scripts, fmt):
 
 @main.command()
 @click.argument("script")
-@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
+@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15), with its bags; default: all.")
+@click.option("--travellers", type=click.IntRange(0, 20), default=0,
+              help="Travellers at the table as well (printed; they are not in the bag).")
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
 @_fail_cleanly
-def setup(script, players, fmt):
-    """Show the character counts per player count and what the script's setup characters change.
+def setup(script, players, travellers, lang, fmt):
+    """Show the character counts per player count, from every legal bag of the script's setup characters.
 
     Example:
 
@@ -322,11 +325,12 @@ def setup(script, players, fmt):
     from scriptforge.rules.setup import setup_table
 
     db = _db()
-    rows = setup_table(_script(script, db), db, players)
+    characters = _script(script, db).characters
+    rows = setup_table(characters, db, players, travellers)
     if fmt == "json":
         _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
     else:
-        click.echo(setup_text(rows))
+        click.echo(setup_text(rows, characters, db, lang))
 
 
 @main.command()

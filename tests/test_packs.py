@@ -72,7 +72,9 @@ def test_import_writes_the_data_layout(small_pack):
     facts = {r["id"]: r for r in yaml.safe_load((path / "characters.yaml").read_text())["characters"]}
     assert facts["quietgeese"]["reminders"] == ["no_ability", "doesnt_honk", "n3_votes"]
     assert facts["quietgeese"]["setup"] == {"outsiders": 1}
-    assert "setup" not in facts["loudgoose"] and "setup" not in facts["hushgoose"]
+    # what the engine cannot count is kept, so that validate and setup can say so
+    assert facts["loudgoose"]["setup"] == {"unmodelled": ["Geese sit in a row"]}
+    assert facts["hushgoose"]["setup"] == {"unmodelled": ["setup: true without a [...] bracket"]}
     labels = yaml.safe_load((path / "en" / "reminders.yaml").read_text())
     assert labels["doesnt_honk"] == "Doesn't Honk"
     assert yaml.safe_load((path / "en" / "characters" / "imp.yaml").read_text())["flavor"] == "Test flavor."

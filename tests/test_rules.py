@@ -1,4 +1,4 @@
-"""Rules: night order, setup table, jinxes — library and CLI."""
+"""Rules: night order, jinxes, brackets — library and CLI (the setup table: tests/test_setup.py)."""
 
 import json
 
@@ -8,7 +8,6 @@ from scriptforge.cli import main
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
-from scriptforge.rules.setup import setup_table
 from scriptforge.script import read_script, script_from_data
 
 from tests.conftest import EXAMPLES
@@ -80,52 +79,6 @@ def test_cli_night_json(runner):
     assert data["first_night"][:4] == ["dusk", "minioninfo", "lunatic", "demoninfo"]
     assert data["steps"]["dawn"]["kind"] == "step"
     assert data["steps"]["poisoner"]["other_nights"].startswith("독살범")
-
-
-def row(rows, n):
-    return next(r for r in rows if r.players == n).as_dict()
-
-
-def test_setup_fang_gu_zealot(db):
-    rows = setup_table(read_script(EXAMPLES / "fang-gu-zealot.json", db), db)
-    assert [r.players for r in rows] == list(range(5, 16))
-    nine = row(rows, 9)
-    assert nine["base"] == {"townsfolk": 5, "outsiders": 2, "minions": 1, "demons": 1}
-    assert nine["outsiders"] == {"min": 2, "max": 6}  # Baron +2, Fang Gu +1, Balloonist +1
-    assert nine["townsfolk"] == {"min": 1, "max": 5}
-    assert [m["character"] for m in nine["modifiers"]] == ["villageidiot", "balloonist", "drunk", "baron", "fanggu"]
-
-
-def test_setup_vigormortis_and_lil_monsta(db):
-    script = script_from_data(["chef", "empath", "monk", "recluse", "poisoner", "vigormortis", "lilmonsta"], db)
-    seven = row(setup_table(script, db), 7)
-    assert seven["outsiders"] == {"min": 0, "max": 0}  # nothing to remove at 7
-    assert seven["townsfolk"] == {"min": 5, "max": 5}  # Lil' Monsta: a Minion takes the Demon token's place
-    assert seven["minions"] == {"min": 1, "max": 2}
-    assert seven["demons"] == {"min": 0, "max": 1}
-    vigor = next(m for m in seven["modifiers"] if m["character"] == "vigormortis")
-    assert "no Outsider to remove" in vigor["note"]
-    eight = row(setup_table(script, db), 8)
-    assert eight["outsiders"] == {"min": 0, "max": 1} and eight["townsfolk"] == {"min": 5, "max": 6}
-
-
-def test_setup_one_minion_modifier_below_ten(db):
-    script = script_from_data(["chef", "empath", "imp", {
-        "id": "m1", "name": "M1", "team": "minion", "ability": "x [+1 Outsider]"}, {
-        "id": "m2", "name": "M2", "team": "minion", "ability": "y [+1 Outsider]"}], db)
-    rows = setup_table(script, db)
-    assert row(rows, 9)["outsiders"]["max"] == 3  # only one of the two Minions is in play
-    assert row(rows, 12)["outsiders"]["max"] == 4  # two Minions: both can apply
-
-
-def test_cli_setup_json_single_and_all(runner):
-    path = str(EXAMPLES / "fang-gu-zealot.json")
-    one = runner.invoke(main, ["setup", path, "--players", "12", "--format", "json"])
-    assert one.exit_code == 0 and json.loads(one.stdout)["outsiders"] == {"min": 2, "max": 6}
-    every = runner.invoke(main, ["setup", path, "--format", "json"])
-    assert [r["players"] for r in json.loads(every.stdout)] == list(range(5, 16))
-    bad = runner.invoke(main, ["setup", path, "--players", "4"])
-    assert bad.exit_code == 2
 
 
 def test_jinxes_faith_trust(db, runner):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 import re
 
-from scriptforge.model import PLAYER_TEAMS, Character
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, Character
 
 #: Sheet languages: the language of the texts, and (for ko+en) the language of the small
 #: second name printed beside each character's name.
@@ -453,26 +453,20 @@ def make_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, sheet: b
 
 
 def back_view(script, db, sheet_lang: str, nights: list[NightView]) -> dict:
-    """The back page: the 5-15 player setup table (from ``rules.setup``) and a compact night order."""
+    """The back page: the 5-15 player setup table (from ``rules.setup``: the base count, and the
+    range over every legal bag beside it where the setup characters change it) and a compact
+    night order."""
+    from scriptforge.rules.report import setup_cell
+    from scriptforge.rules.setup import setup_table
+
     labels = labels_for(db, sheet_lang)
-    out: dict = {"nights": nights, "setup": [], "setup_teams": [], "setup_note": None}
-    try:
-        from scriptforge.rules.setup import setup_table
-    except ImportError:  # the setup rules are not there yet: the back page shows the nights only
-        return out
-    table = setup_table(script, db)
-    rows = getattr(table, "rows", table)
-    counts_by_team: dict[str, list[str]] = {t: [] for t in PLAYER_TEAMS}
-    for row in rows:
-        get = row.get if isinstance(row, dict) else (lambda k, d=None, r=row: getattr(r, k, d))
-        players = get("players")
-        out["setup"].append(SetupRowView(players=players, counts=[]))
-        for team in PLAYER_TEAMS:
-            key = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}[team]
-            value = (get("ranges") or {}).get(key, (get("base") or {}).get(key))
-            if isinstance(value, (list, tuple)):
-                value = f"{value[0]}–{value[1]}" if len(value) == 2 and value[0] != value[1] else value[0]
-            counts_by_team[team].append("" if value is None else str(value))
-    out["setup_teams"] = [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
-                           "counts": counts_by_team[t]} for t in PLAYER_TEAMS]
-    return out
+    rows = setup_table(script.characters, db)
+    teams = [(t, COUNT_KEYS[t]) for t in PLAYER_TEAMS]
+    changed = any(row.ranges[k] != (row.base[k], row.base[k]) for row in rows for _, k in teams)
+    return {
+        "nights": nights,
+        "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
+        "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
+                         "counts": [setup_cell(row.base[k], row.ranges[k]) for row in rows]} for t, k in teams],
+        "setup_note": labels.get("setup_table_note") if changed else None,
+    }

@@ -14,7 +14,7 @@ from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, finding, has_errors, short
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
-from scriptforge.rules.setup import setup_table, setup_modifiers
+from scriptforge.rules.setup import setup_table
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -218,53 +218,69 @@ def _players_text(players: list[int]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _relevant(mods, team: str) -> list[str]:
-    key = COUNT_KEYS[team]
-    out = []
-    for mod in mods:
-        effect = mod.effect
-        if team == "townsfolk":
-            hit = bool(effect.counts) or effect.bag_token == "townsfolk" or bool(effect.adds) or not effect.demon_token
-        else:
-            hit = key in effect.counts or any(a for a in effect.adds) or (team == "minion" and not effect.demon_token)
-        if hit:
-            out.append(mod.character)
-    return out
-
-
 def count_findings(script, db) -> list[Finding]:
+    """Team counts, and what the setup model (rules.setup) says the script cannot fill."""
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
                    None, **counts)]
-    mods = setup_modifiers(script)
     groups: dict[tuple, list[int]] = {}
-    for row in setup_table(script, db):
+    who: dict[tuple, set[str]] = {}
+    for row in setup_table(script.characters, db):
+        too_small = False
         for team in PLAYER_TEAMS:
-            available = counts[team]
             base = 1 if team == "demon" else row.base[COUNT_KEYS[team]]
-            lo, hi = row.demand[team]
-            if base > available:
+            if base > counts[team]:
                 groups.setdefault(("team-too-small", team, base), []).append(row.players)
-            elif lo > available:
-                groups.setdefault(("setup-impossible", team, lo), []).append(row.players)
-            elif hi > available:
-                groups.setdefault(("setup-shortfall", team, hi), []).append(row.players)
-    for (code, team, needed), players in groups.items():
+                too_small = True
+        if not row.feasible:
+            if not too_small:  # the base fits every team, yet no bag does
+                short = min(row.shortfalls, key=lambda s: (s.needed - s.available, s.team), default=None)
+                team, needed = (short.team, short.needed) if short else ("demon", 1)
+                groups.setdefault(("setup-impossible", team, needed), []).append(row.players)
+            continue
+        worst: dict[str, tuple[int, set[str]]] = {}
+        for short in row.shortfalls:
+            base = row.base[COUNT_KEYS[short.team]]
+            if short.needed > base and short.bag.in_play:  # setup characters ask for more than the script has
+                needed, names = worst.get(short.team, (0, set()))
+                worst[short.team] = (max(needed, short.needed), names | set(short.bag.in_play))
+        for team, (needed, names) in worst.items():
+            key = ("setup-shortfall", team, needed)
+            groups.setdefault(key, []).append(row.players)
+            who.setdefault(key, set()).update(names)
+    order = {c.id: i for i, c in enumerate(script.characters)}
+    for key, players in groups.items():
+        code, team, needed = key
         available = counts[team]
         plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
         data = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":
             message = f"{needed} {plural} are needed {at} but the script has {available}"
+        elif code == "setup-impossible":
+            message = (f"no bag can be filled {at}: at least {needed} {plural} are needed but the script "
+                       f"has {available}")
         else:
-            who = _relevant(mods, team)
-            data["characters"] = who
-            by = f" ({', '.join(who)})" if who else ""
-            if code == "setup-impossible":
-                message = f"at least {needed} {plural} are needed {at}{by} but the script has {available}"
-            else:
-                message = f"up to {needed} {plural} can be needed {at}{by} but the script has {available}"
+            names = sorted(who[key], key=lambda i: order.get(i, len(order)))
+            data["characters"] = names
+            message = (f"up to {needed} {plural} can be needed {at} ({', '.join(names)}) but the script "
+                       f"has {available}; those bags cannot be used")
         out.append(finding(code, message, None, **data))
+    return out + unmodelled_findings(script)
+
+
+def unmodelled_findings(script) -> list[Finding]:
+    """Setup effects the counts leave out (a clause already reported when the script was read is
+    not reported again)."""
+    told = {f.data.get("character") for f in script.problems if f.code == "setup-bracket-unknown"}
+    out = []
+    for ch in script.characters:
+        if ch.setup is None or not ch.setup.unmodelled or ch.id in told:
+            continue
+        clauses = "; ".join(ch.setup.unmodelled)
+        out.append(finding("setup-unmodelled", f"'{ch.id}': its setup effect is not counted ({short(clauses)}); "
+                                               f"check the setup table by hand", script.paths.get(ch.id),
+                           character=ch.id, clauses=list(ch.setup.unmodelled)))
     return out
 
 
