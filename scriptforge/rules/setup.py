@@ -31,6 +31,7 @@ from scriptforge.database import Database
 from scriptforge.model import PLAYER_TEAMS, Character, SetupEffect
 
 PLAYER_COUNTS = tuple(range(5, 16))
+_MAX_SETUP_MINIONS = 4  # Minion seats at 15 players with one extra Minion
 COUNTS = ("townsfolk", "outsiders", "minions", "demons")
 _IN_PLAY_TEAMS = (*PLAYER_TEAMS, "fabled", "loric")
 
@@ -154,11 +155,15 @@ def _pool(characters: Sequence[Character], db: Database) -> _Pool:
 # -- selections of setup characters (independent of the player count) ----------------------------
 
 
+_Deltas = frozenset[tuple[int, int, int, int, int]]  # (outs up, outs down, minions, demon seat, demon tokens)
+_ZERO: _Deltas = frozenset({(0, 0, 0, 0, 0)})
+
+
 @dataclass(frozen=True)
 class _Choice:
     """One in-play selection of kinds with every count change it can make."""
 
-    in_play: tuple[tuple[int, tuple[str, ...]], ...]  # per chosen kind: how many, of which members
+    ids: tuple[tuple[str, ...], ...]  # the in-play ids, one tuple per way of picking the kinds' members
     demon: str  # "plain", "setup" (a setup Demon is chosen) or "none"
     setup_minions: int
     tf_seats: int  # Townsfolk seats its characters take (setup Townsfolk)
@@ -168,7 +173,7 @@ class _Choice:
     no_evil: bool
     majority: bool
     outsiders_any: int | None
-    deltas: frozenset[tuple[int, int, int, int, int]]  # (outs up, outs down, minions, demon seat, demon tokens)
+    deltas: _Deltas
 
 
 def _effect_deltas(kind: _Kind) -> set[tuple[int, int, int, int, int]]:
@@ -189,63 +194,69 @@ def _effect_deltas(kind: _Kind) -> set[tuple[int, int, int, int, int]]:
     return out
 
 
-def _sumset(a: frozenset[tuple[int, ...]], b: set[tuple[int, int, int, int, int]]) -> frozenset:
-    return frozenset(tuple(x + y for x, y in zip(p, q)) for p in a for q in b)
+def _sumset(a: _Deltas, b: _Deltas | set[tuple[int, int, int, int, int]]) -> _Deltas:
+    return frozenset((p[0] + q[0], p[1] + q[1], p[2] + q[2], p[3] + q[3], p[4] + q[4]) for p in a for q in b)
 
 
-def _choices(pool: _Pool) -> list[_Choice]:
-    demons = [k for k in pool.kinds if k.team == "demon"]
-    minions = [k for k in pool.kinds if k.team == "minion"]
-    good = [k for k in pool.kinds if k.team in ("townsfolk", "outsider")]
-    forced = [k for k in pool.kinds if k.team in ("fabled", "loric")]
-    demon_options: list[_Kind | str | None] = [*demons, None]
-    if pool.plain["demon"]:
-        demon_options.insert(0, "plain")
-    out = []
-    good_options = [range(len(k.members) + 1) for k in good]
-    minion_options = [range(min(len(k.members), 4) + 1) for k in minions]
-    for demon, good_counts, minion_counts in product(demon_options, product(*good_options),
-                                                     product(*minion_options)):
-        chosen: list[tuple[_Kind, int]] = [(k, 1) for k in forced]
-        chosen += [(k, n) for k, n in zip(good, good_counts) if n]
-        chosen += [(k, n) for k, n in zip(minions, minion_counts) if n]
-        if isinstance(demon, _Kind):
-            chosen.append((demon, 1))
-        if any(k.missing_adds for k, _ in chosen):
-            continue  # "+the Damsel" without the Damsel on the script: that character cannot be in play
-        setup_minions = sum(minion_counts)
-        if setup_minions > 4:
-            continue
-        deltas: frozenset = frozenset({(0, 0, 0, 0, 0)})
-        tf_seats = os_seats = tf_chosen = os_chosen = 0
-        any_from: int | None = None
-        for kind, n in chosen:
-            for _ in range(n):
-                deltas = _sumset(deltas, _effect_deltas(kind))
-            if kind.team == "townsfolk":
-                tf_seats += n
-                tf_chosen += n
-            elif kind.team == "outsider":
-                os_seats += n
-                os_chosen += n
-            os_seats += n * sum(1 for t in kind.add_teams if t == "outsider" and kind.team != "outsider")
-            tf_seats += n * sum(1 for t in kind.add_teams if t == "townsfolk" and kind.team != "townsfolk")
-            if kind.effect.outsiders_any is not None:
-                any_from = max(any_from or 0, kind.effect.outsiders_any)
-        out.append(_Choice(
-            in_play=tuple((n, k.members) for k, n in chosen),
-            demon="plain" if demon == "plain" else "setup" if demon is not None else "none",
-            setup_minions=setup_minions, tf_seats=tf_seats, os_seats=os_seats, tf_chosen=tf_chosen,
-            os_chosen=os_chosen, no_evil=any(k.effect.no_evil for k, _ in chosen),
-            majority=any(k.effect.majority for k, _ in chosen), outsiders_any=any_from, deltas=deltas))
+@dataclass(frozen=True)
+class _Part:
+    """Some kinds in play together, with what they add up to."""
+
+    chosen: tuple[tuple[_Kind, int], ...]
+    deltas: _Deltas
+
+
+def _parts(kinds: list[_Kind], limit: int, deltas: dict[int, set[tuple[int, int, int, int, int]]]) -> list[_Part]:
+    """Every selection of `kinds` (each 0..its members, at most `limit` characters in all)."""
+    out = [_Part((), _ZERO)]
+    for kind in kinds:
+        grown = []
+        for part in out:
+            total, sums = sum(n for _, n in part.chosen), part.deltas
+            for n in range(1, len(kind.members) + 1):
+                if total + n > limit:
+                    break
+                sums = _sumset(sums, deltas[id(kind)])
+                grown.append(_Part((*part.chosen, (kind, n)), sums))
+        out += grown
     return out
 
 
-def _in_play_ids(choice: _Choice) -> Iterator[tuple[str, ...]]:
-    """Every id combination of a choice (kinds with several equal members expand here)."""
-    groups = [combinations(members, n) for n, members in choice.in_play]
-    for picked in product(*groups):
-        yield tuple(sorted(i for group in picked for i in group))
+def _choices(pool: _Pool) -> list[_Choice]:
+    deltas = {id(k): _effect_deltas(k) for k in pool.kinds}
+    usable = [k for k in pool.kinds if not k.missing_adds]  # "+the Damsel" needs the Damsel on the script
+    storyteller = [k for k in pool.kinds if k.team in ("fabled", "loric")]  # always in play
+    if any(k.missing_adds for k in storyteller):
+        return []
+    forced = _Part(tuple((k, len(k.members)) for k in storyteller), _ZERO)
+    for kind in storyteller:
+        for _ in kind.members:
+            forced = _Part(forced.chosen, _sumset(forced.deltas, deltas[id(kind)]))
+    good = _parts([k for k in usable if k.team in ("townsfolk", "outsider")], 99, deltas)
+    minions = _parts([k for k in usable if k.team == "minion"], _MAX_SETUP_MINIONS, deltas)
+    demons = _parts([k for k in usable if k.team == "demon"], 1, deltas)
+    out = []
+    for demon, good_part, minion_part in product(demons, good, minions):
+        for plain_demon in ((True, False) if not demon.chosen and pool.plain["demon"] else (False,)):
+            chosen = (*forced.chosen, *good_part.chosen, *minion_part.chosen, *demon.chosen)
+            sums = forced.deltas
+            for part in (good_part, minion_part, demon):
+                if part.deltas is not _ZERO:
+                    sums = _sumset(sums, part.deltas)
+            tf_chosen = sum(n for k, n in chosen if k.team == "townsfolk")
+            os_chosen = sum(n for k, n in chosen if k.team == "outsider")
+            added_os = sum(n * sum(1 for t in k.add_teams if t == "outsider") for k, n in chosen if k.team != "outsider")
+            added_tf = sum(n * sum(1 for t in k.add_teams if t == "townsfolk") for k, n in chosen if k.team != "townsfolk")
+            anys = [k.effect.outsiders_any for k, _ in chosen if k.effect.outsiders_any is not None]
+            groups = [combinations(k.members, n) for k, n in chosen]
+            ids = tuple(tuple(sorted(i for group in picked for i in group)) for picked in product(*groups))
+            out.append(_Choice(
+                ids=ids, demon="plain" if plain_demon else "setup" if demon.chosen else "none",
+                setup_minions=sum(n for _, n in minion_part.chosen), tf_seats=tf_chosen + added_tf,
+                os_seats=os_chosen + added_os, tf_chosen=tf_chosen, os_chosen=os_chosen,
+                no_evil=any(k.effect.no_evil for k, _ in chosen), majority=any(k.effect.majority for k, _ in chosen),
+                outsiders_any=max(anys) if anys else None, deltas=sums))
+    return out
 
 
 # -- the bags at one player count ----------------------------------------------------------------
@@ -322,30 +333,33 @@ def _modifiers(characters: Sequence[Character]) -> tuple[dict[str, Any], ...]:
                  if c.setup is not None and c.team in _IN_PLAY_TEAMS)
 
 
+def _sorted_bags(found: dict[tuple[str, ...], set[Counts]]) -> list[Bag]:
+    return [Bag(ids, counts) for ids in sorted(found, key=lambda i: (len(i), i)) for counts in sorted(found[ids])]
+
+
 def _row(players: int, base: dict[str, int], choices: list[_Choice], pool: _Pool,
          characters: Sequence[Character], travellers: int) -> SetupRow:
-    bags: set[Bag] = set()
-    seated: set[Bag] = set()
-    shortfalls: dict[Bag, Shortfall] = {}
+    fillable: dict[tuple[str, ...], set[Counts]] = {}
+    unfillable: dict[tuple[str, ...], set[Counts]] = {}
+    why: dict[tuple[tuple[str, ...], Counts], tuple[str, int, int]] = {}
     for choice in choices:
         for counts in set(_counts(choice, players, base)):
             short = _shortage(choice, counts, pool)
-            for ids in _in_play_ids(choice):
-                bag = Bag(ids, counts)
-                seated.add(bag)
+            for ids in choice.ids:
                 if short is None:
-                    bags.add(bag)
+                    fillable.setdefault(ids, set()).add(counts)
                 else:
-                    shortfalls[bag] = Shortfall(bag, *short)
-    feasible = bool(bags)
-    shown = sorted(bags or seated, key=lambda b: (len(b.in_play), b.in_play, b.counts))
+                    unfillable.setdefault(ids, set()).add(counts)
+                    why[ids, counts] = short
+    shown = _sorted_bags(fillable or unfillable)
     if not shown:  # nothing fits the seats either (a script with no Demon...): the base bag
-        shown = [Bag((), tuple(base[k] for k in COUNTS))]  # type: ignore[arg-type]
-    ranges = {k: (min(b.counts[i] for b in shown), max(b.counts[i] for b in shown)) for i, k in enumerate(COUNTS)}
+        shown = [Bag((), (base["townsfolk"], base["outsiders"], base["minions"], base["demons"]))]
+    distinct = {b.counts for b in shown}
+    ranges = {k: (min(c[i] for c in distinct), max(c[i] for c in distinct)) for i, k in enumerate(COUNTS)}
     unmodelled = tuple((c.id, clause) for c in characters if c.setup and c.team in _IN_PLAY_TEAMS
                        for clause in c.setup.unmodelled)
-    return SetupRow(players, dict(base), ranges, tuple(shown), feasible,
-                    tuple(shortfalls[b] for b in sorted(shortfalls, key=lambda b: (b.in_play, b.counts))),
+    shortfalls = tuple(Shortfall(bag, *why[bag.in_play, bag.counts]) for bag in _sorted_bags(unfillable))
+    return SetupRow(players, dict(base), ranges, tuple(shown), bool(fillable), shortfalls,
                     _modifiers(characters), unmodelled, travellers)
 
 

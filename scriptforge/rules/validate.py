@@ -234,7 +234,8 @@ def count_findings(script, db) -> list[Finding]:
                 too_small = True
         if not row.feasible:
             if not too_small:  # the base fits every team, yet no bag does
-                short = min(row.shortfalls, key=lambda s: (s.needed - s.available, s.team), default=None)
+                short = min(row.shortfalls, default=None, key=lambda s: (
+                    s.needed <= row.base[COUNT_KEYS[s.team]], s.needed - s.available, s.team))  # setup-made first
                 team, needed = (short.team, short.needed) if short else ("demon", 1)
                 groups.setdefault(("setup-impossible", team, needed), []).append(row.players)
             continue
