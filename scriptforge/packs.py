@@ -314,13 +314,20 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
 NO_BRACKET = "setup: true without a [...] bracket"
 
 
+@cache
+def _shipped_setup_facts() -> dict:
+    from scriptforge.paths import DATA_DIR
+
+    return (read_yaml(DATA_DIR / "setup.yaml") or {}).get("without_bracket", {})
+
+
 def _setup_record(role: dict, char_id: str, resolve, base_db) -> dict:
     """The structured setup effect of one roles.json record: its bracket read, plus the facts
     data/setup.yaml gives for official characters whose bracket does not say them; a setup flag
     nothing explains is recorded as unmodelled (validate reports it)."""
     reading = read_brackets(role["ability"], [role["name"]], resolve)
     setup = reading.effect.as_dict() if reading.effect is not None else {}
-    facts = base_db.setup_without_bracket if base_db else {}
+    facts = base_db.setup_without_bracket if base_db else _shipped_setup_facts()
     if char_id in facts:
         setup.update(facts[char_id])
     elif role.get("setup") and not reading.brackets:

@@ -124,6 +124,28 @@ def test_brackets(text, counts):
     assert reading.effect.counts == counts and reading.unknown == ()
 
 
+@pytest.mark.parametrize("text,effect", [
+    ("[-1 or +1 Outsider]", {"outsiders": [-1, 1], "ends_only": ["outsiders"]}),  # not 0
+    ("[+0 to +2 Outsiders]", {"outsiders": [0, 2]}),  # 0, 1 or 2
+    ("[외지인 -1명 또는 +1명]", {"outsiders": [-1, 1], "ends_only": ["outsiders"]}),
+    ("[X Outsiders]", {"outsiders_any": 1}),
+    ("[-? to +? Outsiders]", {"outsiders_any": 0}),
+    ("[외지인 -?~+?명]", {"outsiders_any": 0}),
+    ("[No evil characters]", {"no_evil": True}),
+    ("[악한 캐릭터 없음]", {"no_evil": True}),
+    ("[Evil characters are in a line. You are in the middle. +1 Minion]", {"minions": 1, "seating": True}),
+])
+def test_brackets_beyond_counts(text, effect):
+    reading = read_brackets("Ability. " + text)
+    assert reading.effect.as_dict() == effect and reading.unknown == ()
+
+
+def test_majority_is_read_for_the_character_itself():
+    assert read_brackets("[Most players are Goose]", ["Goose"]).effect.as_dict() == {"majority": True}
+    assert read_brackets("[Most players are Geese]", ["Swan"]).unknown == ("Most players are Geese",)
+
+
 def test_bracket_unknown_is_not_guessed():
-    reading = read_brackets("[X Outsiders]")
-    assert reading.effect is None and reading.unknown == ("X Outsiders",)
+    reading = read_brackets("[Geese sit in a row]")
+    assert reading.unknown == ("Geese sit in a row",)
+    assert reading.effect is not None and reading.effect.as_dict() == {"unmodelled": ["Geese sit in a row"]}

@@ -211,7 +211,21 @@ def test_homebrew_setup_minions_below_ten(db):
     assert rows[12].ranges["outsiders"] == (3, 4)
 
 
-def test_unmodelled_bracket_is_a_finding_and_a_note(db, runner, tmp_path):
+def test_an_unmodelled_effect_is_a_validate_finding(db):
+    from dataclasses import replace
+
+    from scriptforge.model import SetupEffect
+    from scriptforge.rules.validate import count_findings
+
+    script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "imp", "poisoner"], db)
+    odd = replace(script.characters[-1], setup=SetupEffect(unmodelled=("Poisoners sit apart",)))
+    script = replace(script, characters=(*script.characters[:-1], odd))
+    (found,) = [f for f in count_findings(script, db) if f.code == "setup-unmodelled"]
+    assert found.severity == "warning" and found.path == "/6"
+    assert found.data == {"character": "poisoner", "clauses": ["Poisoners sit apart"]}
+
+
+def test_unmodelled_bracket_is_a_note_under_the_table(runner, tmp_path):
     path = Path(tmp_path / "odd.json")
     path.write_text(json.dumps(["chef", "empath", "monk", "savant", "imp", "poisoner", {
         "id": "goose", "name": "Goose", "team": "minion", "ability": "Honk. [Geese sit in a row]"}]), encoding="utf-8")
