@@ -231,3 +231,15 @@ def test_unmodelled_bracket_is_a_note_under_the_table(runner, tmp_path):
         "id": "goose", "name": "Goose", "team": "minion", "ability": "Honk. [Geese sit in a row]"}]), encoding="utf-8")
     text = runner.invoke(main, ["setup", str(path)]).output
     assert "Not counted: Goose: Geese sit in a row" in text
+
+
+def test_back_page_prints_the_base_beside_the_range(db):
+    from scriptforge.render.views import back_view
+
+    script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "pixie", "empath",
+                               "sailor", "recluse", "mutant", "poisoner", "witch", "imp", "lilmonsta"], db)
+    back = back_view(script, db, "ko", [])
+    cells = {team["id"]: team["counts"] for team in back["setup_teams"]}
+    assert cells["demon"][0] == "1 (0–1)" and cells["minion"][0] == "1 (1–2)"  # Lil' Monsta: no Demon token
+    assert cells["townsfolk"][0] == "3" and cells["outsider"][0] == "0"
+    assert back["setup_note"] == "기본 (가능한 모든 주머니 구성의 범위)"

@@ -14,7 +14,7 @@ from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, finding, has_errors, short
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
-from scriptforge.rules.setup import setup_table
+from scriptforge.rules.setup import SetupRow, Shortfall, setup_table
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -234,25 +234,20 @@ def count_findings(script, db) -> list[Finding]:
                 too_small = True
         if not row.feasible:
             if not too_small:  # the base fits every team, yet no bag does
-                short = min(row.shortfalls, default=None, key=lambda s: (
+                gap = min(row.shortfalls, default=None, key=lambda s: (
                     s.needed <= row.base[COUNT_KEYS[s.team]], s.needed - s.available, s.team))  # setup-made first
-                team, needed = (short.team, short.needed) if short else ("demon", 1)
-                groups.setdefault(("setup-impossible", team, needed), []).append(row.players)
+                key = (gap.team, gap.needed, gap.available) if gap else ("demon", 1, counts["demon"])
+                groups.setdefault(("setup-impossible", *key), []).append(row.players)
             continue
-        worst: dict[str, tuple[int, set[str]]] = {}
-        for short in row.shortfalls:
-            base = row.base[COUNT_KEYS[short.team]]
-            if short.needed > base and short.bag.in_play:  # setup characters ask for more than the script has
-                needed, names = worst.get(short.team, (0, set()))
-                worst[short.team] = (max(needed, short.needed), names | set(short.bag.in_play))
-        for team, (needed, names) in worst.items():
-            key = ("setup-shortfall", team, needed)
-            groups.setdefault(key, []).append(row.players)
-            who.setdefault(key, set()).update(names)
+        for char_id, gap in _unusable(row).items():
+            key = ("setup-shortfall", gap.team, gap.needed, gap.available)
+            if row.players not in groups.setdefault(key, []):
+                groups[key].append(row.players)
+            who.setdefault(key, set()).add(char_id)
     order = {c.id: i for i, c in enumerate(script.characters)}
     for key, players in groups.items():
-        code, team, needed = key
-        available = counts[team]
+        code, team, needed, *usable = key
+        available = usable[0] if usable else counts[team]
         plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
         data = {"team": team, "players": players, "needed": needed, "available": available}
@@ -264,10 +259,27 @@ def count_findings(script, db) -> list[Finding]:
         else:
             names = sorted(who[key], key=lambda i: order.get(i, len(order)))
             data["characters"] = names
-            message = (f"up to {needed} {plural} can be needed {at} ({', '.join(names)}) but the script "
-                       f"has {available}; those bags cannot be used")
+            message = (f"{', '.join(names)} cannot be in play {at}: every such bag needs {needed} {plural} "
+                       f"but only {available} of the script's can be in it")
         out.append(finding(code, message, None, **data))
     return out + unmodelled_findings(script)
+
+
+def _unusable(row: SetupRow) -> dict[str, Shortfall]:
+    """The setup characters that are in no bag the script can fill at this count, each with the
+    bag that came closest. Only shortages the setup characters make count: a bag short of what
+    the base itself asks for is not their doing."""
+    usable = {i for bag in row.bags for i in bag.in_play}
+    out: dict[str, Shortfall] = {}
+    for gap in row.shortfalls:
+        if gap.needed <= row.base[COUNT_KEYS[gap.team]]:
+            continue
+        for char_id in gap.bag.in_play:
+            seen = out.get(char_id)
+            if char_id not in usable and (seen is None or (len(gap.bag.in_play), gap.needed - gap.available)
+                                          < (len(seen.bag.in_play), seen.needed - seen.available)):
+                out[char_id] = gap
+    return out
 
 
 def unmodelled_findings(script) -> list[Finding]:
