@@ -1,7 +1,8 @@
 """The one finding type and the one registry of finding codes, for every part that reports.
 
-A code belongs to a domain: ``script`` (``validate`` and the commands that read scripts) or
-``l10n`` (``l10n check``; those are registered by ``scriptforge.l10n.checks``). The docs page of
+A code belongs to a domain: ``script`` (``validate`` and the commands that read scripts),
+``data`` (``db check``: the data files and packs) or ``l10n`` (``l10n check``; those are
+registered by ``scriptforge.l10n.checks``). The docs page of
 a domain (docs/findings.md, docs/l10n-checks.md) documents the same codes; tests keep each page
 in step with the registry, and ``scriptforge explain CODE`` prints a code's entry.
 """
@@ -13,7 +14,7 @@ from typing import Any
 from scriptforge.errors import ScriptforgeError
 
 SEVERITIES = ("error", "warning", "info")
-DOMAINS = {"script": "findings.md", "l10n": "l10n-checks.md"}  # each domain's page in docs/
+DOMAINS = {"script": "findings.md", "data": "findings.md", "l10n": "l10n-checks.md"}  # pages in docs/
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,10 @@ _CODES = [
     FindingCode("companion-missing", "error", "A setup character adds a character that is not on the script (Huntsman without Damsel)."),
     FindingCode("jinx-without-djinn", "warning", "The script has jinxed pairs but no Djinn to carry the jinxes."),
     FindingCode("unreadable-input", "error", "The file is not a readable script (bad JSON, not an array, empty)."),
+    # the data files (db check)
+    FindingCode("data-invalid", "error", "A data file that cannot be read or does not match its schema.", "data"),
+    FindingCode("data-reference", "error", "Data files that do not fit together (a text for an unknown id, …).",
+                "data"),
 ]
 
 REGISTRY: dict[str, FindingCode] = {c.code: c for c in _CODES}
