@@ -220,7 +220,7 @@ def test_an_unmodelled_effect_is_a_validate_finding(db):
     script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "imp", "poisoner"], db)
     odd = replace(script.characters[-1], setup=SetupEffect(unmodelled=("Poisoners sit apart",)))
     script = replace(script, characters=(*script.characters[:-1], odd))
-    (found,) = [f for f in count_findings(script, db) if f.code == "setup-unmodelled"]
+    (found,) = [f for f in count_findings(script, setup_table(script.characters, db)) if f.code == "setup-unmodelled"]
     assert found.severity == "warning" and found.path == "/6"
     assert found.data == {"character": "poisoner", "clauses": ["Poisoners sit apart"]}
 
@@ -234,11 +234,12 @@ def test_unmodelled_bracket_is_a_note_under_the_table(runner, tmp_path):
 
 
 def test_back_page_prints_the_base_beside_the_range(db):
+    from scriptforge.analysis import analyse
     from scriptforge.render.views import back_view
 
     script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "pixie", "empath",
                                "sailor", "recluse", "mutant", "poisoner", "witch", "imp", "lilmonsta"], db)
-    back = back_view(script, db, "ko", [])
+    back = back_view(analyse(script, db), "ko", [])
     cells = {team["id"]: team["counts"] for team in back["setup_teams"]}
     assert cells["demon"][0] == "1 (0–1)" and cells["minion"][0] == "1 (1–2)"  # Lil' Monsta: no Demon token
     assert cells["townsfolk"][0] == "3" and cells["outsider"][0] == "0"

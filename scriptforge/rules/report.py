@@ -1,18 +1,12 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
+from typing import TYPE_CHECKING
+
 from scriptforge.model import TEAMS
 from scriptforge.rules.night import NIGHTS
 
-
-def findings_text(report) -> list[str]:
-    lines = []
-    for f in report.findings:
-        where = f" {f.path}" if f.path else ""
-        lines.append(f"{report.source}:{where} {f.severity} [{f.code}] {f.message}")
-    errors = sum(f.severity == "error" for f in report.findings)
-    warnings = sum(f.severity == "warning" for f in report.findings)
-    lines.append(f"{report.source}: {'ok' if report.ok else 'FAILED'} ({errors} error(s), {warnings} warning(s))")
-    return lines
+if TYPE_CHECKING:
+    from scriptforge.analysis import Analysis
 
 
 def setup_cell(base: int, span: tuple[int, int]) -> str:
@@ -35,9 +29,9 @@ def _count_words(n: int, team: str, teams: dict, lang: str) -> str:
     return f"{n} {words.get('name' if n == 1 else 'plural', team)}"
 
 
-def setup_text(rows, characters, db, lang: str = "en") -> str:
+def setup_text(rows, characters, db, lang: str = "en", travellers: int = 0) -> str:
     """The setup table: the base row and each team's range per player count; with one player
-    count, also every legal bag. Words come from ui.yaml in `lang`."""
+    count, also every legal bag (and the Travellers beside it). Words come from ui.yaml in `lang`."""
     from scriptforge.render.almanac import setup_text as effect_text
 
     ui = db.ui.get(lang) or db.ui.get("en") or {}
@@ -67,8 +61,8 @@ def setup_text(rows, characters, db, lang: str = "en") -> str:
     if len(rows) == 1:
         row = rows[0]
         lines.append("")
-        if row.travellers:
-            lines.append(words["setup_travellers"].format(players=row.players, travellers=row.travellers))
+        if travellers:
+            lines.append(words["setup_travellers"].format(players=row.players, travellers=travellers))
         lines.append(words["setup_bags"].format(players=row.players))
         for bag in row.bags:
             counts = " · ".join(_count_words(n, team, teams, lang) for n, team in zip(bag.counts, _TEAMS))
@@ -77,7 +71,8 @@ def setup_text(rows, characters, db, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def jinxes_text(result, db, script, lang: str) -> str:
+def jinxes_text(analysis: "Analysis", lang: str) -> str:
+    result, db, script = analysis.jinxes, analysis.db, analysis.script
     lines = []
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)

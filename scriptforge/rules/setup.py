@@ -69,7 +69,6 @@ class SetupRow:
     shortfalls: tuple[Shortfall, ...] = ()
     modifiers: tuple[dict[str, Any], ...] = ()
     unmodelled: tuple[tuple[str, str], ...] = ()  # (character id, clause) the counts leave out
-    travellers: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"players": self.players, "base": dict(self.base)}
@@ -80,8 +79,6 @@ class SetupRow:
         out["bags"] = [b.as_dict() for b in self.bags]
         if not self.feasible:
             out["feasible"] = False
-        if self.travellers:
-            out["travellers"] = self.travellers
         if self.unmodelled:
             out["unmodelled"] = [{"character": c, "clause": t} for c, t in self.unmodelled]
         return out
@@ -338,7 +335,7 @@ def _sorted_bags(found: dict[tuple[str, ...], set[Counts]]) -> list[Bag]:
 
 
 def _row(players: int, base: dict[str, int], choices: list[_Choice], pool: _Pool,
-         characters: Sequence[Character], travellers: int) -> SetupRow:
+         characters: Sequence[Character]) -> SetupRow:
     fillable: dict[tuple[str, ...], set[Counts]] = {}
     unfillable: dict[tuple[str, ...], set[Counts]] = {}
     why: dict[tuple[tuple[str, ...], Counts], tuple[str, int, int]] = {}
@@ -360,16 +357,14 @@ def _row(players: int, base: dict[str, int], choices: list[_Choice], pool: _Pool
                        for clause in c.setup.unmodelled)
     shortfalls = tuple(Shortfall(bag, *why[bag.in_play, bag.counts]) for bag in _sorted_bags(unfillable))
     return SetupRow(players, dict(base), ranges, tuple(shown), bool(fillable), shortfalls,
-                    _modifiers(characters), unmodelled, travellers)
+                    _modifiers(characters), unmodelled)
 
 
-def setup_table(characters: Sequence[Character], db: Database, players: int | None = None,
-                travellers: int = 0) -> list[SetupRow]:
+def setup_table(characters: Sequence[Character], db: Database, players: int | None = None) -> list[SetupRow]:
     """The setup table of a script's characters: one SetupRow per player count 5–15 (or just
-    `players`), each with its legal bags. `travellers` is carried for display only (they are not
-    in the bag)."""
+    `players`), each with its legal bags. (Travellers are never in the bag.)"""
     pool = _pool(characters, db)
     choices = _choices(pool)
     counts = PLAYER_COUNTS if players is None else (players,)
-    return [_row(n, db.base_setup[n], choices, pool, characters, travellers) for n in counts]
+    return [_row(n, db.base_setup[n], choices, pool, characters) for n in counts]
 
