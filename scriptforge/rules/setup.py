@@ -12,7 +12,7 @@ Townsfolk / Outsider / Minion / Demon counts (Demon tokens in the bag). The rule
   its own team (a Hermit is one of the Outsiders; a Balloonist needs a Townsfolk seat left);
 - Fabled and Loric on the script are in play;
 - count changes add up; a removal with nothing left to remove has no effect; "-1 or +1" offers
-  only its two ends; an added character ("+the Damsel") is in play on a seat of its team, taken
+  only its two ends; "+1 Townsfolk" is one Outsider fewer; an added character ("+the Damsel") is in play on a seat of its team, taken
   from the Townsfolk when no seat of that team is there (+0 or +1);
 - Townsfolk are the rest of the players.
 
@@ -87,6 +87,11 @@ class SetupRow:
 # -- what the script offers ---------------------------------------------------------------------
 
 
+# Count changes: (Outsiders added, Outsiders removed, Minions, Demon seat, Demon tokens)
+_Deltas = frozenset[tuple[int, int, int, int, int]]
+_ZERO: _Deltas = frozenset({(0, 0, 0, 0, 0)})
+
+
 @dataclass(frozen=True)
 class _Kind:
     """Characters of one team with equal setup effects."""
@@ -96,6 +101,7 @@ class _Kind:
     members: tuple[str, ...]
     add_teams: tuple[str, ...]  # the team of each added character ("+the Damsel")
     missing_adds: bool  # an added character is not on the script
+    deltas: _Deltas  # every count change one of them can make
 
 
 @dataclass
@@ -145,15 +151,12 @@ def _pool(characters: Sequence[Character], db: Database) -> _Pool:
         assert effect is not None
         add_teams = tuple(t for t in (_team(a, chars, db) for a in effect.adds) if t)
         missing = any(a not in chars for a in effect.adds)
-        pool.kinds.append(_Kind(team, effect, tuple(m.id for m in members), add_teams, missing))
+        pool.kinds.append(_Kind(team, effect, tuple(m.id for m in members), add_teams, missing,
+                                _effect_deltas(team, effect, add_teams)))
     return pool
 
 
 # -- selections of setup characters (independent of the player count) ----------------------------
-
-
-_Deltas = frozenset[tuple[int, int, int, int, int]]  # (outs up, outs down, minions, demon seat, demon tokens)
-_ZERO: _Deltas = frozenset({(0, 0, 0, 0, 0)})
 
 
 @dataclass(frozen=True)
@@ -173,25 +176,24 @@ class _Choice:
     deltas: _Deltas
 
 
-def _effect_deltas(kind: _Kind) -> set[tuple[int, int, int, int, int]]:
-    effect = kind.effect
+def _effect_deltas(team: str, effect: SetupEffect, add_teams: tuple[str, ...]) -> _Deltas:
     out: set[tuple[int, int, int, int, int]] = set()
-    added_out = [t for t in kind.add_teams if t != kind.team and t in ("outsider", "minion", "demon")]
+    added_out = [t for t in add_teams if t != team and t in ("outsider", "minion", "demon")]
     extra_choices = list(product(*[(0, 1)] * len(added_out)))
     for o, m, d in product(effect.choices("outsiders"), effect.choices("minions"), effect.choices("demons")):
         tf = effect.choices("townsfolk")
         for t, extra in product(tf, extra_choices):
             adds = dict.fromkeys(("outsider", "minion", "demon"), 0)
-            for team, e in zip(added_out, extra):
-                adds[team] += e
+            for added, e in zip(added_out, extra):
+                adds[added] += e
             outs = o - t + adds["outsider"]  # a Townsfolk change is the same number of Outsiders fewer
-            seat = d if kind.team != "demon" else 0
-            tokens = (d if kind.team == "demon" else 0) - (0 if effect.demon_token else 1)
+            seat = d if team != "demon" else 0  # a Demon's own change is to its tokens, not the seat
+            tokens = (d if team == "demon" else 0) - (0 if effect.demon_token else 1)
             out.add((max(outs, 0), min(outs, 0), m + adds["minion"], seat + adds["demon"], tokens))
-    return out
+    return frozenset(out)
 
 
-def _sumset(a: _Deltas, b: _Deltas | set[tuple[int, int, int, int, int]]) -> _Deltas:
+def _sumset(a: _Deltas, b: _Deltas) -> _Deltas:
     return frozenset((p[0] + q[0], p[1] + q[1], p[2] + q[2], p[3] + q[3], p[4] + q[4]) for p in a for q in b)
 
 
@@ -203,7 +205,7 @@ class _Part:
     deltas: _Deltas
 
 
-def _parts(kinds: list[_Kind], limit: int, deltas: dict[int, set[tuple[int, int, int, int, int]]]) -> list[_Part]:
+def _parts(kinds: list[_Kind], limit: int) -> list[_Part]:
     """Every selection of `kinds` (each 0..its members, at most `limit` characters in all)."""
     out = [_Part((), _ZERO)]
     for kind in kinds:
@@ -213,14 +215,13 @@ def _parts(kinds: list[_Kind], limit: int, deltas: dict[int, set[tuple[int, int,
             for n in range(1, len(kind.members) + 1):
                 if total + n > limit:
                     break
-                sums = _sumset(sums, deltas[id(kind)])
+                sums = _sumset(sums, kind.deltas)
                 grown.append(_Part((*part.chosen, (kind, n)), sums))
         out += grown
     return out
 
 
 def _choices(pool: _Pool) -> list[_Choice]:
-    deltas = {id(k): _effect_deltas(k) for k in pool.kinds}
     usable = [k for k in pool.kinds if not k.missing_adds]  # "+the Damsel" needs the Damsel on the script
     storyteller = [k for k in pool.kinds if k.team in ("fabled", "loric")]  # always in play
     if any(k.missing_adds for k in storyteller):
@@ -228,10 +229,10 @@ def _choices(pool: _Pool) -> list[_Choice]:
     forced = _Part(tuple((k, len(k.members)) for k in storyteller), _ZERO)
     for kind in storyteller:
         for _ in kind.members:
-            forced = _Part(forced.chosen, _sumset(forced.deltas, deltas[id(kind)]))
-    good = _parts([k for k in usable if k.team in ("townsfolk", "outsider")], 99, deltas)
-    minions = _parts([k for k in usable if k.team == "minion"], _MAX_SETUP_MINIONS, deltas)
-    demons = _parts([k for k in usable if k.team == "demon"], 1, deltas)
+            forced = _Part(forced.chosen, _sumset(forced.deltas, kind.deltas))
+    good = _parts([k for k in usable if k.team in ("townsfolk", "outsider")], 99)
+    minions = _parts([k for k in usable if k.team == "minion"], _MAX_SETUP_MINIONS)
+    demons = _parts([k for k in usable if k.team == "demon"], 1)
     out = []
     for demon, good_part, minion_part in product(demons, good, minions):
         for plain_demon in ((True, False) if not demon.chosen and pool.plain["demon"] else (False,)):
