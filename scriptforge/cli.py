@@ -342,9 +342,11 @@ def validate(scripts, fmt):
 def setup(script, players, travellers, lang, fmt):
     """Show the character counts per player count, from every legal bag of the script's setup characters.
 
-    Example:
+    Examples:
 
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+
+        scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
     from scriptforge.rules.report import setup_text
 

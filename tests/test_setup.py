@@ -138,6 +138,15 @@ def test_a_script_the_setup_characters_cannot_fill(official):
     assert not report.ok
 
 
+def test_the_drunk_needs_a_townsfolk_token_when_every_outsider_is_in_play(db):
+    three = ["chef", "noble", "clockmaker", "drunk", "poisoner", "imp"]
+    (row,) = setup_table([db.characters[i] for i in three], db, 6)
+    # 3 Townsfolk and the Drunk: the Drunk's Townsfolk token would be a fourth Townsfolk
+    assert not row.feasible and row.shortfalls[0].team == "townsfolk" and row.shortfalls[0].needed == 4
+    (row,) = setup_table([db.characters[i] for i in [*three, "librarian"]], db, 6)
+    assert row.feasible and bags(row) == {((), (3, 1, 1, 1))}
+
+
 # -- the invariants, for random official scripts ---------------------------------------------------
 
 
