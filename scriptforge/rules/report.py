@@ -1,12 +1,15 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from scriptforge.model import TEAMS
+from scriptforge.model import TEAMS, Character
 from scriptforge.rules.night import NIGHTS
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.database import Database
+    from scriptforge.rules.setup import SetupRow
 
 
 def setup_cell(base: int, span: tuple[int, int]) -> str:
@@ -22,14 +25,15 @@ def _players_list(players: list[int]) -> str:
 _TEAMS = ("townsfolk", "outsider", "minion", "demon")
 
 
-def _count_words(n: int, team: str, teams: dict, lang: str) -> str:
+def _count_words(n: int, team: str, teams: dict[str, Any], lang: str) -> str:
     words = teams.get(team, {})
     if lang == "ko":
         return f"{words.get('name', team)} {n}"
     return f"{n} {words.get('name' if n == 1 else 'plural', team)}"
 
 
-def setup_text(rows, characters, db, lang: str = "en", travellers: int = 0) -> str:
+def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: "Database", lang: str = "en",
+               travellers: int = 0) -> str:
     """The setup table: the base row and each team's range per player count; with one player
     count, also every legal bag (and the Travellers beside it). Words come from ui.yaml in `lang`."""
     from scriptforge.render.almanac import setup_text as effect_text

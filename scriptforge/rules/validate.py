@@ -19,6 +19,7 @@ from scriptforge.rules.setup import SetupRow, Shortfall
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.script import Script
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -235,36 +236,35 @@ def _players_text(players: list[int]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def count_findings(script, table: Sequence[SetupRow]) -> list[Finding]:
+def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]:
     """Team counts, and what the setup table's bags (rules.setup) say the script cannot fill."""
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
                    None, **counts)]
-    groups: dict[tuple, list[int]] = {}
-    who: dict[tuple, set[str]] = {}
+    groups: dict[tuple[str, str, int, int], list[int]] = {}  # (code, team, needed, available) -> players
+    who: dict[tuple[str, str, int, int], set[str]] = {}
     for row in table:
         too_small = False
         for team in PLAYER_TEAMS:
             base = 1 if team == "demon" else row.base[COUNT_KEYS[team]]
             if base > counts[team]:
-                groups.setdefault(("team-too-small", team, base), []).append(row.players)
+                groups.setdefault(("team-too-small", team, base, counts[team]), []).append(row.players)
                 too_small = True
         if not row.feasible:
             if not too_small:  # the base fits every team, yet no bag does
                 gap = min(row.shortfalls, default=None, key=lambda s: (
                     s.needed <= row.base[COUNT_KEYS[s.team]], s.needed - s.available, s.team))  # setup-made first
-                key = (gap.team, gap.needed, gap.available) if gap else ("demon", 1, counts["demon"])
-                groups.setdefault(("setup-impossible", *key), []).append(row.players)
+                team, needed, available = (gap.team, gap.needed, gap.available) if gap else ("demon", 1, counts["demon"])
+                groups.setdefault(("setup-impossible", team, needed, available), []).append(row.players)
             continue
         for char_id, gap in _unusable(row).items():
-            key = ("setup-shortfall", gap.team, gap.needed, gap.available)
+            key: tuple[str, str, int, int] = ("setup-shortfall", gap.team, gap.needed, gap.available)
             if row.players not in groups.setdefault(key, []):
                 groups[key].append(row.players)
             who.setdefault(key, set()).add(char_id)
     order = {c.id: i for i, c in enumerate(script.characters)}
     for key, players in groups.items():
-        code, team, needed, *usable = key
-        available = usable[0] if usable else counts[team]
+        code, team, needed, available = key
         plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
         data = {"team": team, "players": players, "needed": needed, "available": available}
@@ -299,7 +299,7 @@ def _unusable(row: SetupRow) -> dict[str, Shortfall]:
     return out
 
 
-def unmodelled_findings(script) -> list[Finding]:
+def unmodelled_findings(script: "Script") -> list[Finding]:
     """Setup effects the counts leave out (a clause already reported when the script was read is
     not reported again)."""
     told = {f.data.get("character") for f in script.problems if f.code == "setup-bracket-unknown"}
