@@ -12,9 +12,10 @@ Townsfolk / Outsider / Minion / Demon counts (Demon tokens in the bag). The rule
   its own team (a Hermit is one of the Outsiders; a Balloonist needs a Townsfolk seat left);
 - Fabled and Loric on the script are in play;
 - count changes add up; a removal with nothing left to remove has no effect; "-1 or +1" offers
-  only its two ends; "+1 Townsfolk" is one Outsider fewer; an added character ("+the Damsel") is in play on a seat of its team, taken
-  from the Townsfolk when no seat of that team is there (+0 or +1);
-- Townsfolk are the rest of the players.
+  only its two ends; "+1 Townsfolk" is one Outsider fewer; an added character ("+the Damsel") is
+  in play on a seat of its team, taken from the Townsfolk when no seat of that team is there;
+- Townsfolk are the rest of the players;
+- a bag is legal only if the script has enough distinct characters of each team for it.
 
 Only the structured effects (model.SetupEffect) drive this; no character is named here. The
 enumeration works on kinds: characters whose effects change no count (the Drunk, the Marionette,
@@ -40,7 +41,8 @@ Counts = tuple[int, int, int, int]  # townsfolk, outsiders, minions, demons
 
 @dataclass(frozen=True)
 class Bag:
-    """One legal bag: the setup characters in play that shape it, and the counts."""
+    """One bag: the setup characters in play that shape it (those that change no count are left
+    out), and the counts."""
 
     in_play: tuple[str, ...]
     counts: Counts
