@@ -23,7 +23,8 @@ def _fail_cleanly(command):
         except ScriptforgeError as exc:
             if click.get_current_context().find_root().params.get("debug"):
                 raise
-            click.echo(f"Error: {exc}", err=True)
+            for line in str(exc).splitlines() or [""]:
+                click.echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper
@@ -261,10 +262,26 @@ def import_almanac(file, lang, out_dir, script_path, name):
 # -- script engine commands
 
 
-def _script(path, db):
-    from scriptforge.script import read_script
+def skip_unknown_option(command):
+    """`--skip-unknown`: use a script whose unknown characters would otherwise refuse it (`_script`)."""
+    return click.option("--skip-unknown", is_flag=True, expose_value=False,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.skip_unknown": value}),
+                        help="Use the script even if it names unknown characters: they are left out, "
+                             "with a warning naming them. Default: refuse it (exit 1).")(command)
 
-    return read_script(path, db)
+
+def _skip_unknown() -> bool:
+    return bool(click.get_current_context().meta.get("scriptforge.skip_unknown"))
+
+
+def _script(path, db):
+    """Read a script; refuse it when it names characters scriptforge cannot use (see --skip-unknown)."""
+    from scriptforge.script import read_script, refuse_unknown
+
+    script = read_script(path, db)
+    for warning in refuse_unknown(script, _skip_unknown()):
+        click.echo(f"Warning: {path}: {warning}", err=True)
+    return script
 
 
 @main.command()
@@ -310,6 +327,7 @@ def validate(scripts, fmt):
 @click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def setup(script, players, fmt):
     """Show the character counts per player count and what the script's setup characters change.
@@ -334,6 +352,7 @@ def setup(script, players, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def jinxes(script, lang, fmt):
     """List the jinxed pairs on a script and whether the Djinn is needed.
@@ -360,6 +379,7 @@ def jinxes(script, lang, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def night(script, players, lang, fmt):
     """Show the first-night and other-nights order with the storyteller's reminders.
@@ -388,6 +408,7 @@ def night(script, players, lang, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def order(script, keep_order, lang, fmt):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
@@ -449,7 +470,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
     options = dict(targets=lambda path: output_target(path, out, fmt, many, suffix), jobs=jobs,
-                   lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
+                   skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
                                item_show_func=lambda result: result.script.name if result else "") as bar:
@@ -482,6 +503,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
@@ -511,6 +533,7 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render the storyteller's night order: first night and other nights, one page each.
@@ -937,6 +960,7 @@ def pack_diff(old, new, lang, fmt):
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def export_command(script, lang, out):
     """Write SCRIPT in the official format with every character as a full object in one language.
@@ -986,6 +1010,7 @@ def _add_pack_option(group):
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """Render a script's almanac for storytellers: cover with the character sheet and contents,
@@ -1009,7 +1034,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
     result = build_almanac(script, db, renderer, target=output_target(Path(script), out, fmt, False, "-almanac"),
-                           lang=lang, paper=paper, fmt=fmt)
+                           lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown())
     for warning in result.warnings:
         click.echo(f"Warning: {script}: {warning}", err=True)
     for path in result.written:

@@ -303,14 +303,15 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
 
 
 def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
-                  fmt: str = "pdf"):
-    """Read one script, render its almanac and write it; a ``BuildResult``."""
+                  fmt: str = "pdf", skip_unknown: bool = False):
+    """Read one script, render its almanac and write it; a ``BuildResult``. A script naming
+    unknown characters is refused unless `skip_unknown`."""
     from scriptforge.render.build import BuildResult, write_rendered
-    from scriptforge.script import read_script
+    from scriptforge.script import read_script, refuse_unknown
 
     script = read_script(script_path, db)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
-    result = BuildResult(script=Path(script_path))
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)

@@ -65,14 +65,16 @@ def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
 
 
 def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
-          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
-    """Read one script, render it and write the output(s)."""
-    from scriptforge.script import read_script
+          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
+          skip_unknown: bool = False) -> BuildResult:
+    """Read one script, render it and write the output(s); a script naming unknown characters is
+    refused unless `skip_unknown` (then they are left out with a warning)."""
+    from scriptforge.script import read_script, refuse_unknown
 
     script = read_script(script_path, db)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
                      icons_dir=renderer.icons_dir)
-    result = BuildResult(script=Path(script_path))
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
         result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
