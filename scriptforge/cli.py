@@ -59,15 +59,12 @@ def _data_dir():
 
 
 def _packs():
-    """The data packs chosen with `--pack` (see pack_option) and $SCRIPTFORGE_PACKS, in load order."""
-    import os
-
-    chosen = click.get_current_context().meta.get("scriptforge.packs", [])
-    if not chosen and not os.environ.get("SCRIPTFORGE_PACKS"):
-        return []
+    """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
+    --no-packs), then those chosen with `--pack` (see pack_option)."""
+    meta = click.get_current_context().meta
     from scriptforge.packs import active_packs
 
-    return active_packs(chosen)
+    return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
 
 
 def pack_option(command):
@@ -76,6 +73,15 @@ def pack_option(command):
                         callback=lambda ctx, _, value: ctx.meta.setdefault("scriptforge.packs", []).extend(value),
                         help="A data pack (folder or installed name) to load on top of the built-in data; "
                              "repeatable. Also: $SCRIPTFORGE_PACKS.")(command)
+
+
+def no_packs_option(command):
+    """`--no-packs`: load neither the installed official pack nor $SCRIPTFORGE_PACKS (only --pack)."""
+    return click.option("--no-packs", is_flag=True, expose_value=False, is_eager=True,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.no_packs": value})
+                        if value else None,
+                        help="Do not load the installed 'official' pack or $SCRIPTFORGE_PACKS; --pack still adds packs."
+                        )(command)
 
 
 def homebrew_option(command):
@@ -907,6 +913,47 @@ def pack_import(files, name, out_dir, lang):
                f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
 
 
+@pack.command("update")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Read the files from this folder instead of downloading them: roles.json, "
+                   "nightsheet.json, jinxes.json and game/<lang>.json.")
+@click.option("--lang", "langs", type=LANG, multiple=True, help="Translation to include (repeatable; default: ko; "
+                                                                 "en needs none).")
+@click.option("--url", help="Base URL of roles.json, nightsheet.json and jinxes.json.  [default: "
+                            "https://release.botc.app/resources/data/]")
+@click.option("--translations-url", help="Base URL of game/<lang>.json.  [default: the main branch of "
+                                         "github.com/ThePandemoniumInstitute/botc-translations]")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds to wait for each download.")
+@_fail_cleanly
+def pack_update(from_dir, langs, url, translations_url, timeout):
+    """Fetch the official data and install it as the pack 'official', loaded by every command
+    from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
+
+    Downloads TPI's roles.json, nightsheet.json and jinxes.json and the translation
+    game/<lang>.json. Every file is checked before anything is written; on any failure the
+    installed pack stays as it was (exit 2). A second run prints what changed.
+
+    \b
+    Example:
+        scriptforge pack update
+        scriptforge pack update --from ~/botc-data --lang ko
+    """
+    from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
+    from scriptforge.packs import diff_text
+
+    result = update_pack(langs=langs or ("ko",), from_dir=from_dir, url=url or OFFICIAL_URL,
+                         translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
+                         progress=lambda line: click.echo(line, err=True))
+    for warning in result.build.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    manifest = result.build.files["pack.yaml"]
+    click.echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
+               f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
+    if result.diff is not None:
+        click.echo(diff_text(result.diff))
+
+
 @pack.command("list")
 @format_option
 @_fail_cleanly
@@ -991,6 +1038,7 @@ def _add_pack_option(group):
     for command in [group, *getattr(group, "commands", {}).values()]:
         if not any(p.name == "packs" for p in command.params):
             pack_option(command)
+            no_packs_option(command)
         if command is not group and isinstance(command, click.Group):
             _add_pack_option(command)
 

@@ -30,6 +30,7 @@ from scriptforge.rules.brackets import read_brackets
 FORMAT = 1
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
 ENV = "SCRIPTFORGE_PACKS"
+OFFICIAL = "official"  # the pack `pack update` installs and every command loads by default
 STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demon Info", "dawn": "Dawn"}
 _HEADER = "# scriptforge data pack, made by `scriptforge pack import` from the files listed in pack.yaml.\n"
 
@@ -56,17 +57,26 @@ def resolve_pack(value: str | Path) -> Path:
     raise InputError(f"no pack folder or installed pack named '{value}' (see 'scriptforge pack list')")
 
 
-def active_packs(chosen=()) -> list[Path]:
-    """The packs to load, in order: those in $SCRIPTFORGE_PACKS (os.pathsep-separated), then `chosen`."""
-    from_env = [p for p in os.environ.get(ENV, "").split(os.pathsep) if p.strip()]
-    return [resolve_pack(p) for p in (*from_env, *chosen)]
+def active_packs(chosen=(), defaults: bool = True) -> list[Path]:
+    """The packs to load, in order: the installed `official` pack (what `pack update` installs) or,
+    when $SCRIPTFORGE_PACKS is set (even empty), the packs it lists (os.pathsep-separated); then
+    `chosen`. `defaults=False` (`--no-packs`) loads only `chosen`."""
+    env = os.environ.get(ENV)
+    if not defaults:
+        first: list[str | Path] = []
+    elif env is None:
+        installed = packs_dir() / OFFICIAL
+        first = [installed] if (installed / "pack.yaml").is_file() else []
+    else:
+        first = [p for p in env.split(os.pathsep) if p.strip()]
+    return [resolve_pack(p) for p in (*first, *chosen)]
 
 
 def list_packs(folder: Path | None = None) -> list[dict]:
     """The installed packs (folders with a pack.yaml) in the user's packs folder, by name."""
     folder = folder or packs_dir()
     rows = []
-    for path in sorted(folder.glob("*/pack.yaml")) if folder.is_dir() else ():
+    for path in sorted(folder.glob("[!.]*/pack.yaml")) if folder.is_dir() else ():
         try:
             manifest = read_yaml(path)
         except DataError:
@@ -89,6 +99,7 @@ class Source:
     data: object
     sha256: str
     lang: str | None = None
+    url: str | None = None  # where `pack update` fetched it from
 
 
 def slug(label: str) -> str:
@@ -139,28 +150,36 @@ def read_source(path: Path, lang: str | None = None) -> Source:
         raise InputError("is a folder, not a data file", where=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
+    return parse_source(raw, path, lang)
+
+
+def parse_source(raw: bytes, path: Path, lang: str | None = None, url: str | None = None) -> Source:
+    """Recognise and check the bytes of one official data file; errors name `url` (else `path`)."""
+    where = url or str(path)
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+        raise InputError(f"not UTF-8 text (byte {exc.start})", where=where) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{path}:{exc.lineno}") from None
+        raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{where}:{exc.lineno}") from None
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", where=where) from None
     kind = recognise(data)
     if kind is None:
         raise InputError("not an official data file scriptforge knows (a roles file, a night sheet, "
-                         "a jinx file or a translation file)", where=str(path))
+                         "a jinx file or a translation file)", where=where)
     error = next(iter(sorted(_input_validator(kind).iter_errors(data), key=lambda e: list(e.absolute_path))), None)
     if error is not None:
         steps = list(error.absolute_path)
         record = data[steps[0]] if steps and isinstance(data, list) else None
         named = f" (record '{record['id']}')" if isinstance(record, dict) and isinstance(record.get("id"), str) else ""
-        raise InputError(f"{kind} file, {_pointer(steps)}{named}: {error.message}", where=str(path))
+        raise InputError(f"{kind} file, {_pointer(steps)}{named}: {error.message}", where=where)
     if kind == "translation":
         if lang is None:
-            raise InputError("a translation file needs --lang (the language of its texts)", where=str(path))
+            raise InputError("a translation file needs --lang (the language of its texts)", where=where)
         if lang not in LANGUAGES:
-            raise InputError(f"language '{lang}' is not one of {', '.join(LANGUAGES)}", where=str(path))
-    return Source(path, kind, data, hashlib.sha256(raw).hexdigest(), lang if kind == "translation" else None)
+            raise InputError(f"language '{lang}' is not one of {', '.join(LANGUAGES)}", where=where)
+    return Source(path, kind, data, hashlib.sha256(raw).hexdigest(), lang if kind == "translation" else None, url)
 
 
 # -- building a pack ----------------------------------------------------------------------------
@@ -185,7 +204,8 @@ def schema_of(rel: str) -> str:
     return "texts" if parts[1] == "characters" else _LANG_SCHEMAS[parts[-1]]
 
 
-def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool = True) -> PackBuild:
+def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool = True,
+               updated: str | None = None) -> PackBuild:
     """The pack's files from already-read sources; `base_db` (the built-in data) is used to resolve
     names in brackets and ids the pack does not define. `check_ids=False` keeps jinxes between
     characters neither defines (for comparing jinx files on their own)."""
@@ -253,11 +273,13 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     manifest = {
         "name": name,
         "format": FORMAT,
-        "sources": [{"file": s.path.name, "kind": s.kind, **({"lang": s.lang} if s.lang else {}), "sha256": s.sha256}
+        "sources": [{"file": s.path.name, "kind": s.kind, **({"lang": s.lang} if s.lang else {}), "sha256": s.sha256,
+                     **({"url": s.url} if s.url else {})}
                     for s in sorted(by_kind.values(), key=lambda s: (KINDS.index(s.kind), s.lang or ""))],
         "languages": sorted({rel.split("/")[0] for rel in out.files if "/" in rel}),
         "characters": len(chars),
         "jinxes": len(pairs),
+        **({"updated": updated} if updated else {}),
     }
     if out.notes or out.warnings:
         manifest["notes"] = [*out.warnings, *out.notes]
@@ -398,31 +420,53 @@ def render_files(build: PackBuild) -> dict[str, bytes]:
 
 
 def write_pack(build: PackBuild, target: Path) -> Path:
-    """Write the pack into a temporary folder beside `target`, then put it in place in one rename."""
+    """Install the pack at `target` all or nothing, in one rename.
+
+    `target` is a symbolic link to a version folder beside it (`.NAME.<stamp>`): the new version
+    is written whole into its own folder, then a new link replaces the old one with one
+    `os.replace`, so a reader sees the old pack or the new one, never a mix. What a killed run
+    left behind (version folders no link points to, half-made links) is deleted first.
+    """
     target = Path(target)
     files = render_files(build)
-    if target.exists() and not (target / "pack.yaml").is_file() and any(target.iterdir()):
+    if not target.is_symlink() and target.exists() and not (target / "pack.yaml").is_file() \
+            and any(target.iterdir()):
         raise InputError("exists and is not a data pack; choose another --out or --name", where=str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
-    old = None
+    _remove_leftovers(target)
+    version = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".pack"))
+    link = target.parent / f".{target.name}.{os.getpid()}.link"
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(version, 0o777 & ~umask)  # mkdtemp makes it private; a pack is as readable as any data
         for rel, data in files.items():
-            path = tmp / rel
+            path = version / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-        if target.exists():
-            old = target.parent / f".{target.name}.{os.getpid()}.old"
-            os.replace(target, old)
-        os.replace(tmp, target)
+        if target.exists() and not target.is_symlink():  # a pack folder from before links: moved aside once
+            os.replace(target, target.parent / f".{target.name}.{os.getpid()}.old")
+        link.unlink(missing_ok=True)
+        os.symlink(version.name, link)
+        os.replace(link, target)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and not target.exists():
-            os.replace(old, target)
+        link.unlink(missing_ok=True)
+        shutil.rmtree(version, ignore_errors=True)
         raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    _remove_leftovers(target)
     return target
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Version folders, links and old folders of `target` that the link does not point to."""
+    current = os.readlink(target) if target.is_symlink() else None
+    for entry in target.parent.glob(f".{target.name}.*"):
+        if entry.name == current:
+            continue
+        if entry.is_symlink() or entry.is_file():
+            entry.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def import_pack(paths, *, name: str | None = None, out: Path | None = None, lang: str | None = None,

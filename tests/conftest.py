@@ -12,6 +12,10 @@ from scriptforge.paths import DATA_DIR
 # Caches (validators, templates, the loaded database) go to a fresh folder for each test run,
 # so the tests see cold starts too and never depend on what an earlier run left behind.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scriptforge-test-cache-")
+# Installed packs (the official pack every command loads by default) go to a fresh, empty data
+# folder too: a pack the developer installed never changes what the tests see.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="scriptforge-test-data-")
+os.environ.pop("SCRIPTFORGE_PACKS", None)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
