@@ -332,16 +332,18 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
     return records
 
 
-def _steps(lang: str, base_db) -> dict:
+def _steps(lang: str, base_db, given: dict | None = None) -> dict:
+    """The four night steps' texts in `lang`: those a translation file gives, else the names we have."""
     steps = {}
     for step in NIGHT_STEPS:
         name = (base_db.steps[step].names.get(lang) if base_db and step in base_db.steps else None)
-        steps[step] = {"name": name or STEP_NAMES_EN[step]}
+        steps[step] = {"name": name or STEP_NAMES_EN[step], **(given or {}).get(step, {})}
     return steps
 
 
-def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: PackBuild, base_db, has_text: set):
-    night = {"steps": _steps(lang, base_db), "first_night": {}, "other_nights": {}}
+def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: PackBuild, base_db, has_text: set,
+                 steps: dict | None = None):
+    night = {"steps": _steps(lang, base_db, steps), "first_night": {}, "other_nights": {}}
     for char_id, pair in reminders.items():
         for key, text in zip(("first_night", "other_nights"), pair):
             if not text:
@@ -354,45 +356,99 @@ def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: Pack
                                     f"ability; the reminder is left out")
             else:
                 night[key][char_id] = text
-    if night["first_night"] or night["other_nights"]:
+    if night["first_night"] or night["other_nights"] or steps:
         out.files[f"{lang}/night.yaml"] = night
 
 
+_TRANSLATION_KEYS = ("roles", "reminders", "jinxes")
+_ROLE_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor", "first": "first_night", "other": "other_nights"}
+
+
 def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: list, wakes: dict, base_db):
+    """A translation file's texts, all of them: characters' texts and night reminders, the four night
+    steps (`dusk`, `minioninfo`, `demoninfo`, `dawn` among the roles), reminder labels, jinx texts
+    (matched in either order to a pair of the jinx file, the built-in data or a loaded pack).
+    Whatever cannot be kept is one warning saying what and why."""
+    name = src.path.name
     known = set(records) | (set(base_db.characters) if base_db else set())
+    for key in src.data:
+        if key not in _TRANSLATION_KEYS:
+            out.warnings.append(f"{name}: /{key}: not a part of a translation file scriptforge reads "
+                                f"({', '.join(_TRANSLATION_KEYS)}); left out")
     with_text = set()
     night: dict[str, tuple] = {}
+    steps: dict[str, dict] = {}
     for raw_id, entry in src.data["roles"].items():
         char_id = normalize_id(raw_id)
+        for extra in sorted(set(entry) - set(_ROLE_KEYS)):
+            out.warnings.append(f"{name}: /roles/{raw_id}/{extra}: not a text scriptforge reads; left out")
+        if char_id in NIGHT_STEPS:
+            steps[char_id] = {_ROLE_KEYS[k]: v for k, v in entry.items() if k in _ROLE_KEYS and v}
+            for k in ("ability", "flavor"):
+                if entry.get(k):
+                    out.warnings.append(f"{name}: /roles/{raw_id}/{k}: a night step has no {k}; left out")
+                    steps[char_id].pop(k, None)
+            continue
         if char_id not in known:
-            out.warnings.append(f"{src.path.name}: /roles/{raw_id}: no character '{char_id}'; left out")
+            out.warnings.append(f"{name}: /roles/{raw_id}: no character '{char_id}' in the official files, the "
+                                f"built-in data or a loaded pack; left out")
             continue
         texts = {k: entry[k] for k in ("name", "ability", "flavor") if entry.get(k)}
         if "name" in texts and "ability" in texts:
             out.files[f"{lang}/characters/{char_id}.yaml"] = texts
             with_text.add(char_id)
         elif texts:
-            out.warnings.append(f"{src.path.name}: /roles/{raw_id}: a name and an ability are both needed; "
+            out.warnings.append(f"{name}: /roles/{raw_id}: a name and an ability are both needed; "
                                 f"the texts are left out")
         night[char_id] = (entry.get("first"), entry.get("other"))
     if base_db:
         with_text |= {c.id for c in base_db.characters.values() if lang in c.texts}
-    _night_texts(src, lang, night, wakes, out, base_db, with_text)
-    tokens = {}
-    for rec in records.values():
-        tokens[rec["id"]] = [*rec.get("reminders", ()), *rec.get("reminders_global", ())]
+    _night_texts(src, lang, night, wakes, out, base_db, with_text, steps)
+    labels = _translated_labels(src, records, base_db, out)
+    if labels:
+        out.files[f"{lang}/reminders.yaml"] = labels
+    jinx_texts = _translated_jinxes(src, pairs, base_db, out)
+    if jinx_texts:
+        out.files[f"{lang}/jinxes.yaml"] = jinx_texts
+
+
+def _translated_labels(src: Source, records: dict, base_db, out: PackBuild) -> dict[str, str]:
+    """Reminder labels: `"English label": label`, `character: [labels in token order]` or
+    `character: {"English label": label}`."""
+    tokens = {rec["id"]: [*rec.get("reminders", ()), *rec.get("reminders_global", ())] for rec in records.values()}
     if base_db:
         for ch in base_db.characters.values():
             tokens.setdefault(ch.id, [*ch.reminders, *ch.reminders_global])
-    labels = {}
+    labels: dict[str, str] = {}
+
+    def keep(token: str, label: str, where: str) -> None:
+        if labels.setdefault(token, label) != label:
+            out.warnings.append(f"{src.path.name}: {where}: token '{token}' already has the label "
+                                f"'{labels[token]}'; '{label}' is left out")
+
     for key, value in src.data.get("reminders", {}).items():
+        where = f"/reminders/{key}"
         if isinstance(value, str):
-            labels.setdefault(slug(key), value)
+            keep(slug(key), value, where)
+        elif isinstance(value, dict):
+            for english, label in value.items():
+                keep(slug(english), label, f"{where}/{english}")
         else:  # a character's labels, in the order of its reminder tokens
-            for token, label in zip(tokens.get(normalize_id(key), ()), value):
-                labels.setdefault(token, label)
-    if labels:
-        out.files[f"{lang}/reminders.yaml"] = labels
+            own = tokens.get(normalize_id(key))
+            if own is None:
+                out.warnings.append(f"{src.path.name}: {where}: no character '{normalize_id(key)}'; "
+                                    f"its {len(value)} label(s) are left out")
+                continue
+            for i, label in enumerate(value):
+                if i < len(own):
+                    keep(own[i], label, f"{where}/{i}")
+                else:
+                    out.warnings.append(f"{src.path.name}: {where}/{i}: '{normalize_id(key)}' has "
+                                        f"{len(own)} reminder token(s); label '{label}' is left out")
+    return labels
+
+
+def _translated_jinxes(src: Source, pairs: list, base_db, out: PackBuild) -> dict[str, str]:
     ours = {frozenset(p): "-".join(p) for p in pairs}
     if base_db:
         for j in base_db.jinxes:
@@ -404,9 +460,10 @@ def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: l
         if pair:
             jinx_texts[pair] = text
         else:
-            out.warnings.append(f"{src.path.name}: /jinxes/{key}: no such jinx pair; left out")
-    if jinx_texts:
-        out.files[f"{lang}/jinxes.yaml"] = jinx_texts
+            out.warnings.append(f"{src.path.name}: /jinxes/{key}: no jinx {normalize_id(a)}-{normalize_id(b)} in "
+                                f"the jinx file, the built-in data or a loaded pack; left out (import the "
+                                f"official jinxes.json with it)")
+    return jinx_texts
 
 
 def render_files(build: PackBuild) -> dict[str, bytes]:
