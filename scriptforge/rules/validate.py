@@ -12,8 +12,8 @@ from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, finding, has_errors, short
-from scriptforge.rules.jinxes import script_jinxes
-from scriptforge.rules.night import night_order
+from scriptforge.rules.jinxes import outdated_jinxes, script_jinxes
+from scriptforge.rules.night import missing_from_meta, night_order
 from scriptforge.rules.setup import setup_table, setup_modifiers
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
@@ -63,6 +63,8 @@ def validate_script(script, db) -> Report:
     findings += count_findings(script, db)
     findings += companion_findings(script)
     findings += jinx_findings(script, db)
+    findings += outdated_jinxes(script, db)
+    findings += missing_from_meta(script, db)
     return Report(script.source, tuple(findings), script)
 
 
