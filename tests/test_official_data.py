@@ -131,3 +131,15 @@ def test_a_korean_sheet_of_a_wc25_script_has_no_english_official_text(official_k
     assert jinxes and all(j.texts["ko"] in html and j.texts["en"] not in html for j in jinxes)
     for step in ("dusk", "dawn"):
         assert db.steps[step].first_night["en"] not in html
+
+
+def test_a_partial_pack_keeps_the_official_order(tmp_path, db):
+    from scriptforge.official import official_facts
+    from scriptforge.packs import import_pack
+
+    roles = [r for r in json.loads((shared_path("reference", "official") / "roles.json").read_text(encoding="utf-8"))
+             if r["id"] in ("kazali", "washerwoman", "pixie", "steward")][::-1]
+    path, _ = import_pack([write(tmp_path / "roles.json", roles)], out=tmp_path / "partial", base_db=db)
+    positions = official_facts().positions
+    ids = [i for i in load_database(packs=[path]).characters if i in positions]
+    assert ids == sorted(ids, key=positions.get) and ids[0] == "steward"
