@@ -4,11 +4,17 @@ pair replaces the database text in that language. The Djinn is needed when there
 the Djinn is not on the script.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 import re
+from typing import TYPE_CHECKING
 
 from scriptforge.official import official_facts
 from scriptforge.rules.findings import Finding, finding, short
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+    from scriptforge.script import Script
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,7 @@ def _same(a: str, b: str) -> bool:
     return re.sub(r"\s+", " ", a).strip() == re.sub(r"\s+", " ", b).strip()
 
 
-def outdated_jinxes(script, db) -> list[Finding]:
+def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
     """`jinx-outdated`: a jinx a script embeds between two official characters whose text is not
     the loaded official text in its language, or that the official data no longer has. The sheet
     prints the script's text (the author's choice); this only says so."""
@@ -97,7 +103,7 @@ def outdated_jinxes(script, db) -> list[Finding]:
     return out
 
 
-def _embedded(script):
+def _embedded(script: "Script") -> Iterator[tuple[str, str, str, str, str]]:
     """(owner id, other id as written, JSON pointer, text, language) of each jinx in the script's objects."""
     from scriptforge.script import is_korean
 

@@ -15,9 +15,14 @@ Rule (also in README and docs/findings.md):
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scriptforge.names import NIGHT_STEPS, normalize_id
 from scriptforge.rules.findings import Finding, finding
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+    from scriptforge.script import Script
 
 NIGHTS = ("first_night", "other_nights")
 _META_KEYS = {"first_night": "firstNight", "other_nights": "otherNight"}
@@ -153,7 +158,7 @@ def _from_meta(script, meta_list: list, night: str, problems: list) -> list[str]
     return out
 
 
-def missing_from_meta(script, db) -> list[Finding]:
+def missing_from_meta(script: "Script", db: "Database") -> list[Finding]:
     """`night-order-missing`: a `_meta.firstNight`/`otherNight` list that leaves out a character on
     the script who wakes that night by the official night sheet, or puts dusk after dawn."""
     order = night_order(script, db)
