@@ -143,3 +143,17 @@ def test_a_partial_pack_keeps_the_official_order(tmp_path, db):
     positions = official_facts().positions
     ids = [i for i in load_database(packs=[path]).characters if i in positions]
     assert ids == sorted(ids, key=positions.get) and ids[0] == "steward"
+
+
+def test_shipped_official_facts_match_the_official_files(db):
+    from scriptforge.official import official_facts
+
+    folder = shared_path("reference", "official")
+    roles = json.loads((folder / "roles.json").read_text(encoding="utf-8"))
+    jinxes = json.loads((folder / "jinxes.json").read_text(encoding="utf-8"))
+    facts = official_facts()
+    teams = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
+    assert list(facts.teams.items()) == sorted(((r["id"], r["team"]) for r in roles),
+                                               key=lambda pair: teams.index(pair[1]))  # stable: roles order
+    assert facts.jinxes == {frozenset((e["id"], j["id"])) for e in jinxes for j in e["jinx"]}
+    assert {c.id for c in db.characters.values() if not c.homebrew} <= set(facts.teams)
