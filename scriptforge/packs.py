@@ -724,5 +724,7 @@ def diff_text(report: dict) -> str:
 
 
 def _short(value, limit: int = 70) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    from scriptforge.markup import to_text
+
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else to_text(value) or ""
     return text if len(text) <= limit else text[:limit - 1] + "…"
