@@ -905,7 +905,7 @@ def pack_import(files, name, out_dir, lang):
     """
     from scriptforge.packs import import_pack
 
-    path, build = import_pack(files, name=name, out=out_dir, lang=lang, base_db=_db())
+    path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=_data_dir(), packs=_packs())
     for warning in build.warnings:
         click.echo(f"Warning: {warning}", err=True)
     manifest = build.files["pack.yaml"]

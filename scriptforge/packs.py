@@ -527,19 +527,24 @@ def _remove_leftovers(target: Path) -> None:
 
 
 def import_pack(paths, *, name: str | None = None, out: Path | None = None, lang: str | None = None,
-                base_db=None) -> tuple[Path, PackBuild]:
-    """`scriptforge pack import`: read, recognise and check the files, build the pack, write it."""
-    if base_db is None:
-        from scriptforge.database import load_database
+                base_db=None, data_dir: Path | None = None, packs=()) -> tuple[Path, PackBuild]:
+    """`scriptforge pack import`: read, recognise and check the files, build the pack, write it.
 
-        base_db = load_database()
+    Names and jinx pairs the files do not define are looked up in `base_db`, else in the data
+    (`data_dir`) with `packs` loaded, except the pack being replaced: a pack never depends on its
+    own older version."""
     sources = [read_source(Path(p), lang) for p in paths]
     if not sources:
         raise InputError("no files given")
     if name is None:
-        name = Path(out).name if out else "official"
+        name = Path(out).name if out else OFFICIAL
+    target = Path(out) if out else packs_dir() / name
+    if base_db is None:
+        from scriptforge.database import load_database
+
+        base_db = load_database(data_dir, [p for p in packs if Path(p).resolve() != target.resolve()])
     build = build_pack(sources, name, base_db)
-    return write_pack(build, Path(out) if out else packs_dir() / name), build
+    return write_pack(build, target), build
 
 
 # -- comparing two versions of the official data ------------------------------------------------
