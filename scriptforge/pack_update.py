@@ -115,5 +115,5 @@ def update_pack(*, langs: tuple[str, ...] = ("ko",), from_dir: Path | None = Non
     except DataError:
         old = None  # a damaged installed pack: replaced, with nothing to compare against
     path = write_pack(build, target)
-    diff = diff_packs(old, pack_files(path), base_db) if old is not None else None
+    diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, diff=diff)

