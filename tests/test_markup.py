@@ -38,7 +38,7 @@ def _raw_marks(html: str) -> list[str]:
 
 def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
     """Every WC25 script and every corpus script whose own texts carry marks, in English and in
-    Korean (the almanac in Korean), with the official pack (and its Korean test translation, which carries marks too);
+    Korean, with the official pack (and its Korean test translation, which carries marks too);
     benchmarks/check_marks.py does the same for the whole corpus."""
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.pdf import Renderer
@@ -57,14 +57,13 @@ def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
     marked = 0
     for file in files:
         script = read_script(file, db)
-        for lang in ("en", "ko"):
-            sheet = keep_korean_words(make_view(script, db, lang, "a4", back=True, night=True))
-            pages = [renderer.html(sheet, "sheet.html.j2")]
-            if lang == "ko":  # the almanac's texts are the sheet's and more; one language keeps the test quick
-                pages.append(renderer.html(keep_korean_words(almanac_view(script, db, lang, "a4")), "almanac.html.j2"))
-            for html in pages:
-                assert not _raw_marks(html), (file, lang, _raw_marks(html)[:3])
-                marked += html.count('class="reminder-glyph"') + html.count('class="token-name"')
+        # the English sheet with its night pages; the Korean almanac, whose pages hold the sheet's
+        # tables and every night reminder (one of each keeps the test quick)
+        sheet = keep_korean_words(make_view(script, db, "en", "a4", back=True, night=True))
+        book = keep_korean_words(almanac_view(script, db, "ko", "a4"))
+        for lang, html in (("en", renderer.html(sheet, "sheet.html.j2")), ("ko", renderer.html(book, "almanac.html.j2"))):
+            assert not _raw_marks(html), (file, lang, _raw_marks(html)[:3])
+            marked += html.count('class="reminder-glyph"') + html.count('class="token-name"')
             text = night_text(night_order(script, db), lang)
             assert not RAW.search(text), (file, lang)
     assert marked > 500  # the marks were there, and became typography
