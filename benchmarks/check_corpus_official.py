@@ -28,6 +28,7 @@ def main() -> int:
     if not files:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
+    from scriptforge.analysis import analyse
     from scriptforge.database import load_database
     from scriptforge.errors import InputError
     from scriptforge.packs import active_packs
@@ -58,8 +59,8 @@ def main() -> int:
             clean += 1
         if args.no_render:
             continue
-        pages = [renderer.render(make_view(script, db, args.lang, "a4", back=True, night=True), "html"),
-                 renderer.render_document(almanac_view(script, db, args.lang, "a4"), "almanac.html.j2", "html")]
+        pages = [renderer.render(make_view(analyse(script, db), args.lang, "a4", back=True, night=True), "html"),
+                 renderer.render_document(almanac_view(analyse(script, db), args.lang, "a4"), "almanac.html.j2", "html")]
         texts = [re.sub(r"<[^>]+>", " ", p.files[0][1].decode("utf-8").split("<body", 1)[-1]) for p in pages]
         texts.append(night_text(night_order(script, db), args.lang))
         for text in texts:

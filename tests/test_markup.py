@@ -40,6 +40,7 @@ def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
     """Every WC25 script and every corpus script whose own texts carry marks, in English and in
     Korean, with the official pack (and its Korean test translation, which carries marks too);
     benchmarks/check_marks.py does the same for the whole corpus."""
+    from scriptforge.analysis import analyse
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import keep_korean_words, make_view
@@ -59,8 +60,8 @@ def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
         script = read_script(file, db)
         # the English sheet with its night pages; the Korean almanac, whose pages hold the sheet's
         # tables and every night reminder (one of each keeps the test quick)
-        sheet = keep_korean_words(make_view(script, db, "en", "a4", back=True, night=True))
-        book = keep_korean_words(almanac_view(script, db, "ko", "a4"))
+        sheet = keep_korean_words(make_view(analyse(script, db), "en", "a4", back=True, night=True))
+        book = keep_korean_words(almanac_view(analyse(script, db), "ko", "a4"))
         for lang, html in (("en", renderer.html(sheet, "sheet.html.j2")), ("ko", renderer.html(book, "almanac.html.j2"))):
             assert not _raw_marks(html), (file, lang, _raw_marks(html)[:3])
             marked += html.count('class="reminder-glyph"') + html.count('class="token-name"')

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.rules.validate import validate_data
@@ -70,8 +71,8 @@ def test_pack_characters_in_the_official_sheet_order(official_ko, runner, tmp_pa
             ranked = [i for i in ids if i in official]
             assert ranked == sorted(ranked, key=official.index), (file, ids)
         script = read_script(file, db)
-        sheet = [c.id for t in (*make_view(script, db, "en", "a4").teams,) for c in t.characters]
-        book = [p.id for p in almanac_view(script, db, "en", "a4").characters]
+        sheet = [c.id for t in (*make_view(analyse(script, db), "en", "a4").teams,) for c in t.characters]
+        book = [p.id for p in almanac_view(analyse(script, db), "en", "a4").characters]
         order = [r["id"] for r in rows if r["team"] in ("townsfolk", "outsider", "minion", "demon")]
         assert sheet == order and [i for i in book if i in order] == order, file
 
@@ -95,7 +96,7 @@ def test_jinx_outdated_quotes_both_and_the_sheet_prints_the_scripts(official_ko)
     found = [f for f in report.findings if f.code == "jinx-outdated"]
     assert [(f.path, f.data["retired"]) for f in found] == [("/0/jinxes/0", False), ("/7/jinxes/0", True)]
     assert ours in found[0].message and official[:40] in found[0].message and found[0].severity == "warning"
-    sheet = make_view(script_from_data(data, db), db, "en", "a4")
+    sheet = make_view(analyse(script_from_data(data, db), db), "en", "a4")
     assert [j.text for j in sheet.jinxes if {j.first.id, j.second.id} == {"spy", "alchemist"}] == [ours]
 
 
@@ -121,7 +122,7 @@ def test_a_korean_sheet_of_a_wc25_script_has_no_english_official_text(official_k
     db = load_database(packs=[pack])
     file = shared_path("reference", "official", "wc25", "djinnsbargain", "script.json")
     script = read_script(file, db)
-    html = Renderer().render(make_view(script, db, "ko", "a4", night=True), "html").files[0][1].decode("utf-8")
+    html = Renderer().render(make_view(analyse(script, db), "ko", "a4", night=True), "html").files[0][1].decode("utf-8")
     official = [c for c in script.characters if not c.homebrew and c.id not in script.overridden]
     assert len(official) >= 10
     for ch in official:

@@ -107,7 +107,7 @@ def _embedded(script: "Script") -> Iterator[tuple[str, str, str, str, str]]:
     """(owner id, other id as written, JSON pointer, text, language) of each jinx in the script's objects."""
     from scriptforge.script import is_korean
 
-    raw = script.raw if isinstance(script.raw, list) else []
+    raw = script.document if isinstance(script.document, list) else []
     for ch in script.characters:
         path = script.paths.get(ch.id, "")
         index = int(path[1:]) if path[1:].isdigit() else -1

@@ -158,10 +158,10 @@ def _from_meta(script, meta_list: list, night: str, problems: list) -> list[str]
     return out
 
 
-def missing_from_meta(script: "Script", db: "Database") -> list[Finding]:
-    """`night-order-missing`: a `_meta.firstNight`/`otherNight` list that leaves out a character on
-    the script who wakes that night by the official night sheet, or puts dusk after dawn."""
-    order = night_order(script, db)
+def missing_from_meta(script: "Script", order: NightOrder, db: "Database") -> list[Finding]:
+    """`night-order-missing`: a `_meta.firstNight`/`otherNight` list (`order`, the script's night
+    order) that leaves out a character on the script who wakes that night by the official night
+    sheet, or puts dusk after dawn."""
     out: list[Finding] = []
     meta_path = script.paths.get("_meta", "/0")
     for night in order.from_meta:
