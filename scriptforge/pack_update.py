@@ -89,7 +89,6 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
             location = urllib.parse.urljoin(base if base.endswith("/") else base + "/", name)
             progress(f"fetching {location}")
             raw = fetch(location, timeout)
-            progress(f"  {len(raw):,} bytes")
         source = parse_source(raw, Path(name), lang, url=location)
         expected = "translation" if lang else name.removesuffix(".json")
         if source.kind != expected:
