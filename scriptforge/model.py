@@ -1,6 +1,7 @@
 """The data the rest of scriptforge works with: frozen, read-only records."""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 PLAYER_TEAMS = ("townsfolk", "outsider", "minion", "demon")
@@ -21,9 +22,9 @@ class Texts:
     first_night_reminder: str | None = None
     other_night_reminder: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The fields that have text, in almanac order (absent keys where there is none)."""
-        out = {"name": self.name}
+        out: dict[str, Any] = {"name": self.name}
         if self.aliases:
             out["aliases"] = list(self.aliases)
         out["ability"] = self.ability
@@ -52,8 +53,8 @@ class SetupEffect:
     bag_token: str | None = None
 
     @classmethod
-    def from_data(cls, data: dict) -> "SetupEffect":
-        def span(value):
+    def from_data(cls, data: dict[str, Any]) -> "SetupEffect":
+        def span(value: int | list[int]) -> tuple[int, int]:
             return (value, value) if isinstance(value, int) else (value[0], value[1])
 
         return cls(
@@ -66,11 +67,11 @@ class SetupEffect:
             bag_token=data.get("bag_token"),
         )
 
-    def as_dict(self) -> dict:
-        def compact(span):
+    def as_dict(self) -> dict[str, Any]:
+        def compact(span: tuple[int, int]) -> int | list[int]:
             return span[0] if span[0] == span[1] else list(span)
 
-        out: dict = {k: compact(v) for k, v in self.counts.items()}
+        out: dict[str, Any] = {k: compact(v) for k, v in self.counts.items()}
         if not self.demon_token:
             out["demon_token"] = False
         if self.extra_copies:

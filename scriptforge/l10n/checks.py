@@ -12,7 +12,7 @@ against the BotC glossary and inside other texts) read the BotC units only.
 
 from dataclasses import dataclass, field as _field
 import re
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import Unit, other_language, selected_units
@@ -28,11 +28,11 @@ class Finding:
     message: str
     character: str | None = None
     field: str | None = None  # the unit key's field part ("ability", "how_to_run", "jinx.widow-damsel")
-    data: dict = _field(default_factory=dict)
+    data: dict[str, Any] = _field(default_factory=dict)
     game: str = "botc"  # botc, salem, werewolf, mafia, or "games" (the sheet words they share)
 
-    def as_dict(self) -> dict:
-        out = {"code": self.code, "severity": self.severity, "lang": self.lang, "game": self.game,
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "lang": self.lang, "game": self.game,
                "character": self.character, "field": self.field, "message": self.message}
         if self.data:
             out["data"] = self.data
@@ -309,7 +309,7 @@ def _apostrophes(text: str) -> str:
 
 def _spellings(db) -> set[str]:
     """Every known spelling (names, aliases, glossary terms and variants) without spaces."""
-    out = set()
+    out: set[str] = set()
     for ch in db.characters.values():
         for t in ch.texts.values():
             out.update(_apostrophes(re.sub(r"\s+", "", n)) for n in (t.name, *t.aliases))
@@ -335,7 +335,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
         for term in db.glossary.get(lang, []):  # names of characters not yet written in `lang`
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
-        lower_words = set()
+        lower_words: set[str] = set()
         if lang == "en":
             for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 import re
 
-from scriptforge.model import PLAYER_TEAMS, Character
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, Character
 
 #: Sheet languages: the language of the texts, and (for ko+en) the language of the small
 #: second name printed beside each character's name.
@@ -219,9 +219,8 @@ def character_view(ch: Character, sheet_lang: str, icons_dir: Path | None = None
     texts, fallback = _texts(ch, lang)
     name = texts.name if texts else ch.id
     ability = texts.ability if texts else ""
-    second_name = None
-    if second and ch.text(second) and ch.text(second).name != name:
-        second_name = ch.text(second).name
+    second_texts = ch.text(second) if second else None
+    second_name = second_texts.name if second_texts and second_texts.name != name else None
     return CharacterView(id=ch.id, team=ch.team, name=name, ability=ability,
                          icon=icon_for(ch, name, icons_dir, image_url), second_name=second_name,
                          fallback=fallback, homebrew=ch.homebrew)
@@ -252,7 +251,7 @@ def _image_urls(script) -> dict[str, str]:
     A relative path is taken against the script's folder. Whether a URL may be read at all is the
     renderer's url_fetcher's decision (no network, no file outside the allowed folders).
     """
-    out = {}
+    out: dict[str, str] = {}
     raw = getattr(script, "raw", None)
     paths = getattr(script, "paths", None) or {}
     source = getattr(script, "source", None)
@@ -277,10 +276,6 @@ def _image_urls(script) -> dict[str, str]:
     return out
 
 
-def image_urls(script) -> dict[str, str]:
-    return _image_urls(script)
-
-
 # -- the sheet -------------------------------------------------------------------------------
 
 
@@ -297,7 +292,8 @@ def sheet_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, ordered
     images = _image_urls(script)
     views = {ch.id: character_view(ch, sheet_lang, icons_dir, images.get(ch.id)) for ch in ordered}
 
-    teams, extra = [], []
+    teams: list[TeamView] = []
+    extra: list[TeamView] = []
     for team in (*PLAYER_TEAMS, *EXTRA_TEAMS):
         members = [views[ch.id] for ch in ordered if ch.team == team]
         if members:
@@ -456,23 +452,14 @@ def back_view(script, db, sheet_lang: str, nights: list[NightView]) -> dict:
     """The back page: the 5-15 player setup table (from ``rules.setup``) and a compact night order."""
     labels = labels_for(db, sheet_lang)
     out: dict = {"nights": nights, "setup": [], "setup_teams": [], "setup_note": None}
-    try:
-        from scriptforge.rules.setup import setup_table
-    except ImportError:  # the setup rules are not there yet: the back page shows the nights only
-        return out
-    table = setup_table(script, db)
-    rows = getattr(table, "rows", table)
+    from scriptforge.rules.setup import setup_table
+
     counts_by_team: dict[str, list[str]] = {t: [] for t in PLAYER_TEAMS}
-    for row in rows:
-        get = row.get if isinstance(row, dict) else (lambda k, d=None, r=row: getattr(r, k, d))
-        players = get("players")
-        out["setup"].append(SetupRowView(players=players, counts=[]))
+    for row in setup_table(script, db):
+        out["setup"].append(SetupRowView(players=row.players, counts=[]))
         for team in PLAYER_TEAMS:
-            key = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}[team]
-            value = (get("ranges") or {}).get(key, (get("base") or {}).get(key))
-            if isinstance(value, (list, tuple)):
-                value = f"{value[0]}–{value[1]}" if len(value) == 2 and value[0] != value[1] else value[0]
-            counts_by_team[team].append("" if value is None else str(value))
+            lo, hi = row.ranges[COUNT_KEYS[team]]
+            counts_by_team[team].append(f"{lo}–{hi}" if lo != hi else str(lo))
     out["setup_teams"] = [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
                            "counts": counts_by_team[t]} for t in PLAYER_TEAMS]
     return out

@@ -4,8 +4,10 @@ English and Korean wordings are read; a clause whose wording is not understood i
 as unknown (the caller turns it into a warning) and never guessed at.
 """
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 import re
+from typing import Any
 
 from scriptforge.model import SetupEffect
 
@@ -45,7 +47,7 @@ def _int(text: str) -> int:
     return int(text.replace("−", "-").replace(" ", ""))
 
 
-def _span(match) -> tuple[int, int]:
+def _span(match: re.Match[str]) -> tuple[int, int]:
     first = _int(match.group("first"))
     second = match.group("second")
     if second is None:
@@ -65,7 +67,8 @@ def _singular(name: str) -> str:
     return re.sub(r"(?<=[a-z])s$", "", name.strip(), flags=re.I)
 
 
-def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
+def read_brackets(ability: str, self_names: Iterable[str] = (),
+                  resolve: Callable[[str], str | None] | None = None) -> BracketReading:
     """Read every "[...]" in `ability`.
 
     `self_names`: the character's own names (for "+0 to +2 Village Idiots");
@@ -73,7 +76,7 @@ def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
     """
     brackets = tuple(m.group(0) for m in _BRACKET.finditer(ability or ""))
     counts: dict[str, tuple[int, int]] = {}
-    data: dict = {}
+    data: dict[str, Any] = {}
     unknown: list[str] = []
     own = {_singular(n).casefold() for n in self_names if n}
     for bracket in brackets:

@@ -3,7 +3,9 @@
 docs/findings.md documents the same codes; a test keeps the two in step.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -46,10 +48,10 @@ class Finding:
     severity: str
     message: str
     path: str | None = None  # JSON pointer into the script
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
-        out = {"code": self.code, "severity": self.severity, "message": self.message}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "message": self.message}
         if self.path is not None:
             out["path"] = self.path
         if self.data:
@@ -57,16 +59,16 @@ class Finding:
         return out
 
 
-def finding(code: str, message: str, path: str | None = None, **data) -> Finding:
+def finding(code: str, message: str, path: str | None = None, **data: Any) -> Finding:
     """A finding with the severity the registry gives its code (an unknown code is a bug)."""
     return Finding(code=code, severity=REGISTRY[code].severity, message=message, path=path, data=data)
 
 
-def has_errors(findings) -> bool:
+def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.severity == "error" for f in findings)
 
 
-def short(value, limit: int = 60) -> str:
+def short(value: object, limit: int = 60) -> str:
     """A value for a message: repr-like, cut to `limit` characters."""
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,10 +1,20 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
-from scriptforge.model import TEAMS
-from scriptforge.rules.night import NIGHTS
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from scriptforge.model import TEAMS, Character
+from scriptforge.rules.jinxes import ScriptJinxes
+from scriptforge.rules.night import NIGHTS, NightOrder
+from scriptforge.rules.setup import SetupRow
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+    from scriptforge.rules.validate import Report
+    from scriptforge.script import Script
 
 
-def findings_text(report) -> list[str]:
+def findings_text(report: "Report") -> list[str]:
     lines = []
     for f in report.findings:
         where = f" {f.path}" if f.path else ""
@@ -20,7 +30,7 @@ def _span(base: int, span: tuple[int, int]) -> str:
     return str(base) if lo == hi == base else f"{base} ({lo}–{hi})" if lo != hi else f"{base} ({lo})"
 
 
-def setup_text(rows) -> str:
+def setup_text(rows: list[SetupRow]) -> str:
     keys = ("townsfolk", "outsiders", "minions", "demons")
     lines = [f"{'players':>7}  " + "  ".join(f"{k:<11}" for k in keys)]
     for row in rows:
@@ -38,7 +48,7 @@ def setup_text(rows) -> str:
     return "\n".join(lines)
 
 
-def jinxes_text(result, db, script, lang: str) -> str:
+def jinxes_text(result: ScriptJinxes, db: "Database", script: "Script", lang: str) -> str:
     lines = []
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
@@ -50,12 +60,12 @@ def jinxes_text(result, db, script, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _name(db, script, char_id: str, lang: str) -> str:
+def _name(db: "Database", script: "Script", char_id: str, lang: str) -> str:
     ch = script.get(char_id) or db.characters.get(char_id)
     return ch.name(lang) if ch else char_id
 
 
-def night_text(order, lang: str) -> str:
+def night_text(order: NightOrder, lang: str) -> str:
     titles = {"first_night": "First night", "other_nights": "Other nights"}
     lines = []
     for night in NIGHTS:
@@ -66,7 +76,7 @@ def night_text(order, lang: str) -> str:
     return "\n".join(lines).rstrip()
 
 
-def order_text(chars, db, lang: str) -> str:
+def order_text(chars: Iterable[Character], db: "Database", lang: str) -> str:
     lines = []
     for team in TEAMS:
         members = [c for c in chars if c.team == team]

@@ -15,8 +15,13 @@ Rules applied (one Demon is in play; so at most one Demon's modifier applies):
 
 from dataclasses import dataclass
 from itertools import product
+from typing import TYPE_CHECKING, Any
 
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, SetupEffect
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, Character, SetupEffect
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+    from scriptforge.script import Script
 
 PLAYER_COUNTS = tuple(range(5, 16))
 _MAX_USED = 16
@@ -28,7 +33,7 @@ class Modifier:
     team: str
     effect: SetupEffect
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"character": self.character, "team": self.team, "effect": self.effect.as_dict()}
 
 
@@ -38,10 +43,10 @@ class SetupRow:
     base: dict[str, int]  # townsfolk, outsiders, minions, demons
     ranges: dict[str, tuple[int, int]]  # players per team (demons: Demon tokens in the bag)
     demand: dict[str, tuple[int, int]]  # distinct characters of each team the setup can need
-    modifiers: tuple[dict, ...]
+    modifiers: tuple[dict[str, Any], ...]
 
-    def as_dict(self) -> dict:
-        out = {"players": self.players, "base": dict(self.base)}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": self.players, "base": dict(self.base)}
         for key in ("townsfolk", "outsiders", "minions", "demons"):
             lo, hi = self.ranges[key]
             out[key] = {"min": lo, "max": hi}
@@ -49,18 +54,18 @@ class SetupRow:
         return out
 
 
-def setup_modifiers(script) -> list[Modifier]:
+def setup_modifiers(script: "Script") -> list[Modifier]:
     """The script's player characters whose setup effect changes counts or tokens, in script order."""
     return [Modifier(c.id, c.team, c.setup) for c in script.characters
             if c.setup is not None and c.team in PLAYER_TEAMS]
 
 
-def _team_of(script, db, char_id: str) -> str | None:
+def _team_of(script: "Script", db: "Database", char_id: str) -> str | None:
     ch = script.get(char_id) or db.characters.get(char_id)
     return ch.team if ch else None
 
 
-def _options(effect: SetupEffect, script, db) -> list[tuple[int, int, int]]:
+def _options(effect: SetupEffect, script: "Script", db: "Database") -> list[tuple[int, int, int]]:
     """Every extreme (outsiders, minions, demons) delta the effect can make."""
     spans = dict(effect.counts)
     # An added character replaces a Townsfolk unless it is already in play: +0 or +1 of its team.
@@ -84,11 +89,11 @@ def _clamp(value: int, limit: int) -> int:
     return max(-limit, min(limit, value))
 
 
-def _states(script, db, players: int):
+def _states(script: "Script", db: "Database", players: int) -> tuple[list[Modifier], set[tuple[int, int, int, int]]]:
     mods = setup_modifiers(script)
     limit = players
-    demons = [c for c in script.characters if c.team == "demon"]
-    demon_options = set()
+    demons: list[Character | None] = [c for c in script.characters if c.team == "demon"]
+    demon_options: set[tuple[int, int, int]] = set()
     for demon in demons or [None]:
         if demon is None or demon.setup is None:
             demon_options.add((0, 0, 0))
@@ -107,7 +112,7 @@ def _states(script, db, players: int):
     return mods, states
 
 
-def setup_row(script, db, players: int) -> SetupRow:
+def setup_row(script: "Script", db: "Database", players: int) -> SetupRow:
     base = dict(db.base_setup[players])
     mods, states = _states(script, db, players)
     has_drunk_token = any(m.effect.bag_token == "townsfolk" for m in mods)
@@ -142,7 +147,7 @@ def setup_row(script, db, players: int) -> SetupRow:
     return SetupRow(players, base, ranges, demand, tuple(notes))
 
 
-def setup_table(script, db, players: int | None = None) -> list[SetupRow]:
+def setup_table(script: "Script", db: "Database", players: int | None = None) -> list[SetupRow]:
     """One SetupRow per player count 5–15, or just the one for `players`."""
     counts = PLAYER_COUNTS if players is None else (players,)
     return [setup_row(script, db, n) for n in counts]
