@@ -4,25 +4,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from scriptforge.model import TEAMS, Character
-from scriptforge.rules.jinxes import ScriptJinxes
 from scriptforge.rules.night import NIGHTS, NightOrder
 from scriptforge.rules.setup import SetupRow
 
 if TYPE_CHECKING:
+    from scriptforge.analysis import Analysis
     from scriptforge.database import Database
-    from scriptforge.rules.validate import Report
     from scriptforge.script import Script
-
-
-def findings_text(report: "Report") -> list[str]:
-    lines = []
-    for f in report.findings:
-        where = f" {f.path}" if f.path else ""
-        lines.append(f"{report.source}:{where} {f.severity} [{f.code}] {f.message}")
-    errors = sum(f.severity == "error" for f in report.findings)
-    warnings = sum(f.severity == "warning" for f in report.findings)
-    lines.append(f"{report.source}: {'ok' if report.ok else 'FAILED'} ({errors} error(s), {warnings} warning(s))")
-    return lines
 
 
 def _span(base: int, span: tuple[int, int]) -> str:
@@ -48,7 +36,8 @@ def setup_text(rows: list[SetupRow]) -> str:
     return "\n".join(lines)
 
 
-def jinxes_text(result: ScriptJinxes, db: "Database", script: "Script", lang: str) -> str:
+def jinxes_text(analysis: "Analysis", lang: str) -> str:
+    result, db, script = analysis.jinxes, analysis.db, analysis.script
     lines = []
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)

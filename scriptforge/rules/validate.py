@@ -4,7 +4,7 @@ Import-light on purpose: fastjsonschema (verdict) and jsonschema (messages) are 
 the functions that need them, so `show`/`list` never pay for them.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 import json
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.paths import SCHEMAS_DIR
-from scriptforge.rules.findings import Finding, finding, has_errors, short
-from scriptforge.rules.jinxes import script_jinxes
-from scriptforge.rules.night import night_order
-from scriptforge.rules.setup import Modifier, setup_table, setup_modifiers
+from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
+from scriptforge.rules.jinxes import ScriptJinxes
+from scriptforge.rules.setup import Modifier, SetupRow, setup_modifiers
 
 if TYPE_CHECKING:
+    from scriptforge.analysis import Analysis
     from scriptforge.database import Database
     from scriptforge.script import Script
 
@@ -38,7 +38,7 @@ _LIST_LIMITS = {"reminders": 30, "remindersGlobal": 25}
 class Report:
     source: str
     findings: tuple[Finding, ...]
-    script: "Script | None" = None  # when the file could be read
+    analysis: "Analysis | None" = None  # when the file could be read
 
     @property
     def ok(self) -> bool:
@@ -46,6 +46,10 @@ class Report:
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "findings": [{"file": self.source, **f.as_dict()} for f in self.findings]}
+
+    def selected(self, chosen: Selection) -> "Report":
+        """The report with only the findings `chosen` wants (--select / --ignore)."""
+        return Report(self.source, tuple(chosen.apply(self.findings)), self.analysis)
 
 
 def validate_file(source: str | Path, db: "Database") -> Report:
@@ -63,14 +67,23 @@ def validate_data(data: object, db: "Database", source: str = "<data>") -> Repor
 
 
 def validate_script(script: "Script", db: "Database") -> Report:
+    from scriptforge.analysis import analyse
+
+    analysis = analyse(script, db)
+    return Report(script.source, analysis.findings, analysis)
+
+
+def script_findings(analysis: "Analysis") -> list[Finding]:
+    """Every finding on one analysed script (what `Analysis.findings` holds)."""
+    script = analysis.script
     findings: list[Finding] = list(script.problems)
-    findings += schema_findings(script.raw)
-    findings += length_findings(script.raw)
-    findings += night_order(script, db).problems
-    findings += count_findings(script, db)
+    findings += schema_findings(script.document)
+    findings += length_findings(script.document)
+    findings += analysis.night.problems
+    findings += count_findings(script, analysis.setup)
     findings += companion_findings(script)
-    findings += jinx_findings(script, db)
-    return Report(script.source, tuple(findings), script)
+    findings += jinx_findings(analysis.jinxes)
+    return findings
 
 
 # -- schema ------------------------------------------------------------------------------------
@@ -241,13 +254,13 @@ def _relevant(mods: list[Modifier], team: str) -> list[str]:
     return out
 
 
-def count_findings(script: "Script", db: "Database") -> list[Finding]:
+def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]:
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
                    None, **counts)]
     mods = setup_modifiers(script)
     groups: dict[tuple[Any, ...], list[int]] = {}
-    for row in setup_table(script, db):
+    for row in table:
         for team in PLAYER_TEAMS:
             available = counts[team]
             base = 1 if team == "demon" else row.base[COUNT_KEYS[team]]
@@ -290,8 +303,7 @@ def companion_findings(script: "Script") -> list[Finding]:
     return out
 
 
-def jinx_findings(script: "Script", db: "Database") -> list[Finding]:
-    jinxes = script_jinxes(script, db)
+def jinx_findings(jinxes: ScriptJinxes) -> list[Finding]:
     if not jinxes.djinn_needed:
         return []
     pairs = [list(j.characters) for j in jinxes.jinxes]
