@@ -22,9 +22,9 @@ class Texts:
     first_night_reminder: str | None = None
     other_night_reminder: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The fields that have text, in almanac order (absent keys where there is none)."""
-        out = {"name": self.name}
+        out: dict[str, Any] = {"name": self.name}
         if self.aliases:
             out["aliases"] = list(self.aliases)
         out["ability"] = self.ability

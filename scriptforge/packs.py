@@ -20,6 +20,7 @@ from pathlib import Path
 import re
 import shutil
 import tempfile
+from typing import Any
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
@@ -96,7 +97,7 @@ def list_packs(folder: Path | None = None) -> list[dict]:
 class Source:
     path: Path
     kind: str
-    data: object
+    data: Any  # the parsed JSON, checked against the kind's schema
     sha256: str
     lang: str | None = None
     url: str | None = None  # where `pack update` fetched it from
@@ -188,7 +189,7 @@ def parse_source(raw: bytes, path: Path, lang: str | None = None, url: str | Non
 @dataclass
 class PackBuild:
     name: str
-    files: dict[str, object]  # path inside the pack -> data (YAML documents)
+    files: dict[str, Any]  # path inside the pack -> data (YAML documents)
     warnings: list[str] = field(default_factory=list)  # things the user should look at
     notes: list[str] = field(default_factory=list)  # things worth knowing, also kept in pack.yaml
 
@@ -228,12 +229,12 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     known = set(records) | base_ids
     night = by_kind.get(("nightsheet", None))
     if night:
-        lists = {key: [normalize_id(i) for i in night.data[src]]
-                 for key, src in (("first_night", "firstNight"), ("other_nights", "otherNight"))}
-        for key, ids in lists.items():
+        lists = {night_key: [normalize_id(i) for i in night.data[src]]
+                 for night_key, src in (("first_night", "firstNight"), ("other_nights", "otherNight"))}
+        for night_key, ids in lists.items():
             dup = sorted({i for i in ids if ids.count(i) > 1})
             if dup or "" in ids:
-                raise InputError(f"nightsheet file, /{'firstNight' if key == 'first_night' else 'otherNight'}: "
+                raise InputError(f"nightsheet file, /{'firstNight' if night_key == 'first_night' else 'otherNight'}: "
                                  f"{'repeats ' + ', '.join(dup) if dup else 'an id without letters'}",
                                  where=str(night.path))
         out.files["night.yaml"] = lists
@@ -622,8 +623,8 @@ def _view(files: dict) -> dict:
     chars = {r["id"]: r for r in files.get("characters.yaml", {}).get("characters", [])}
     texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith("en/characters/")}
     night_texts = files.get("en/night.yaml") or {}
-    for night, key in _NIGHT_FIELDS.items():
-        for char_id, text in night_texts.get(night, {}).items():
+    for night_name, key in _NIGHT_FIELDS.items():
+        for char_id, text in night_texts.get(night_name, {}).items():
             texts.setdefault(char_id, {})[key] = text
     labels = files.get("en/reminders.yaml") or {}
     jinx_texts = files.get("en/jinxes.yaml") or {}

@@ -193,8 +193,8 @@ def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None
     if not effect.demon_token:
         parts.append("악마 토큰을 주머니에 넣지 않음" if lang == "ko" else "no Demon token in the bag")
     if effect.extra_copies:
-        span = _count(effect.extra_copies, lang)
-        parts.append(f"{own_name} {span}명 추가" if lang == "ko" else f"{span} extra {own_name}")
+        copies = _count(effect.extra_copies, lang)
+        parts.append(f"{own_name} {copies}명 추가" if lang == "ko" else f"{copies} extra {own_name}")
         if effect.extra_copies_drunk:
             parts.append(f"그중 {effect.extra_copies_drunk}명은 취함" if lang == "ko"
                          else f"{effect.extra_copies_drunk} of the extras is drunk")

@@ -1,16 +1,17 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scriptforge.markup import to_text
 from scriptforge.model import TEAMS, Character
-from scriptforge.rules.night import NIGHTS
+from scriptforge.rules.night import NIGHTS, NightOrder
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
     from scriptforge.database import Database
     from scriptforge.rules.setup import SetupRow
+    from scriptforge.script import Script
 
 
 def setup_cell(base: int, span: tuple[int, int]) -> str:
@@ -89,12 +90,12 @@ def jinxes_text(analysis: "Analysis", lang: str) -> str:
     return to_text("\n".join(lines)) or ""
 
 
-def _name(db, script, char_id: str, lang: str) -> str:
+def _name(db: "Database", script: "Script", char_id: str, lang: str) -> str:
     ch = script.get(char_id) or db.characters.get(char_id)
     return ch.name(lang) if ch else char_id
 
 
-def night_text(order, lang: str) -> str:
+def night_text(order: NightOrder, lang: str) -> str:
     titles = {"first_night": "First night", "other_nights": "Other nights"}
     lines = []
     for night in NIGHTS:
@@ -105,7 +106,7 @@ def night_text(order, lang: str) -> str:
     return to_text("\n".join(lines).rstrip()) or ""
 
 
-def order_text(chars, db, lang: str) -> str:
+def order_text(chars: Iterable[Character], db: "Database", lang: str) -> str:
     lines = []
     for team in TEAMS:
         members = [c for c in chars if c.team == team]

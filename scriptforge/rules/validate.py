@@ -4,11 +4,12 @@ Import-light on purpose: fastjsonschema (verdict) and jsonschema (messages) are 
 the functions that need them, so `show`/`list` never pay for them.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
@@ -20,6 +21,7 @@ from scriptforge.rules.setup import SetupRow, Shortfall
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.database import Database
     from scriptforge.script import Script
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
@@ -43,7 +45,7 @@ class Report:
     def ok(self) -> bool:
         return not has_errors(self.findings)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "findings": [{"file": self.source, **f.as_dict()} for f in self.findings]}
 
     def selected(self, chosen: Selection) -> "Report":
@@ -51,21 +53,21 @@ class Report:
         return Report(self.source, tuple(chosen.apply(self.findings)), self.analysis)
 
 
-def validate_file(source, db) -> Report:
+def validate_file(source: str | Path, db: "Database") -> Report:
     """Read and check one script file ("-" for stdin); InputError if it is not a script at all."""
     from scriptforge.script import read_script
 
     return validate_script(read_script(source, db), db)
 
 
-def validate_data(data, db, source: str = "<data>") -> Report:
+def validate_data(data: object, db: "Database", source: str = "<data>") -> Report:
     """Check already-parsed JSON; InputError if it is not a non-empty array."""
     from scriptforge.script import script_from_data
 
     return validate_script(script_from_data(data, db, source), db)
 
 
-def validate_script(script, db) -> Report:
+def validate_script(script: "Script", db: "Database") -> Report:
     from scriptforge.analysis import analyse
 
     analysis = analyse(script, db)
@@ -91,25 +93,27 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
 
 
 @cache
-def _schema() -> dict:
-    return json.loads(SCRIPT_SCHEMA.read_text(encoding="utf-8"))
+def _schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(SCRIPT_SCHEMA.read_text(encoding="utf-8"))
+    return schema
 
 
 @cache
-def _fast_item_check():
+def _fast_item_check() -> Callable[[object], object]:
     import fastjsonschema
 
-    return fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
+    check: Callable[[object], object] = fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
+    return check
 
 
 @cache
-def _validator():
+def _validator() -> Any:  # a jsonschema Draft202012Validator
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(_schema())
 
 
-def schema_valid(data) -> bool:
+def schema_valid(data: object) -> bool:
     """The verdict of scriptforge's script schema (the same as the official schema's).
 
     Fast path: the array bounds, then each item. A string can only match the schema's string
@@ -133,17 +137,17 @@ def schema_valid(data) -> bool:
             except fastjsonschema.JsonSchemaException:
                 return False
             except RecursionError:
-                return _validator().is_valid(data)
+                return bool(_validator().is_valid(data))
         else:
             return False
     return True
 
 
-def _pointer(parts) -> str:
+def _pointer(parts: list[Any]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _branch(item) -> int:
+def _branch(item: object) -> int:
     """Which of the four item shapes the author most likely meant (index in the schema's oneOf)."""
     if isinstance(item, str):
         return 1
@@ -156,7 +160,7 @@ def _branch(item) -> int:
     return 1
 
 
-def schema_findings(data) -> list[Finding]:
+def schema_findings(data: object) -> list[Finding]:
     """Schema violations, one finding each; maxLength is left to text-too-long (same verdict)."""
     if schema_valid(data):
         return []
@@ -187,13 +191,13 @@ def schema_findings(data) -> list[Finding]:
     return out
 
 
-def length_findings(data) -> list[Finding]:
+def length_findings(data: object) -> list[Finding]:
     """Texts longer than the official limits (FACTS.md §1.2)."""
     if not isinstance(data, list):
         return []
     out = []
 
-    def check(value, limit, path, field):
+    def check(value: object, limit: int, path: str, field: str) -> None:
         if isinstance(value, str) and len(value) > limit:
             out.append(finding("text-too-long", f"{field} is {len(value)} characters long; the limit is {limit}",
                                path, field=field, length=len(value), limit=limit))
@@ -227,7 +231,7 @@ def length_findings(data) -> list[Finding]:
 # -- counts and setup --------------------------------------------------------------------------
 
 
-def team_counts(script) -> dict[str, int]:
+def team_counts(script: "Script") -> dict[str, int]:
     counts = {team: 0 for team in TEAMS}
     for ch in script.characters:
         counts[ch.team] = counts.get(ch.team, 0) + 1
@@ -270,7 +274,7 @@ def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]
         code, team, needed, available = key
         plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
-        data = {"team": team, "players": players, "needed": needed, "available": available}
+        data: dict[str, Any] = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":
             message = f"{needed} {plural} are needed {at} but the script has {available}"
         elif code == "setup-impossible":
@@ -317,7 +321,7 @@ def unmodelled_findings(script: "Script") -> list[Finding]:
     return out
 
 
-def companion_findings(script) -> list[Finding]:
+def companion_findings(script: "Script") -> list[Finding]:
     out = []
     for ch in script.characters:
         if ch.setup is None:
