@@ -23,7 +23,8 @@ def _fail_cleanly(command):
         except ScriptforgeError as exc:
             if click.get_current_context().find_root().params.get("debug"):
                 raise
-            echo(f"Error: {exc}", err=True)
+            for line in str(exc).splitlines() or [""]:
+                echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper
@@ -64,6 +65,19 @@ def _db():
     return db
 
 
+def _complete_character(ctx, param, incomplete):
+    """Shell completion of a character argument: ids and names in every language (the cached
+    database, so it is quick); where none matches, the shell completes a file name instead."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        with ctx:
+            names = _db().completions(incomplete)
+    except ScriptforgeError:  # a broken data folder: no suggestions rather than an error mid-line
+        names = []
+    return [CompletionItem(name) for name in names] or [CompletionItem(incomplete, type="file")]
+
+
 def _data_dir():
     """$SCRIPTFORGE_DATA: another data folder instead of the shipped one (for tests and translators)."""
     import os
@@ -72,15 +86,33 @@ def _data_dir():
 
 
 def _packs():
-    """The data packs chosen with `--pack` (see pack_option) and $SCRIPTFORGE_PACKS, in load order."""
-    import os
-
-    chosen = click.get_current_context().meta.get("scriptforge.packs", [])
-    if not chosen and not os.environ.get("SCRIPTFORGE_PACKS"):
-        return []
+    """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
+    --no-packs), then those chosen with `--pack` (see pack_option)."""
+    meta = click.get_current_context().meta
     from scriptforge.packs import active_packs
 
-    return active_packs(chosen)
+    return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
+
+
+def findings_options(command):
+    """`--select` / `--ignore` CODE: codes or code prefixes (repeatable or comma-separated), kept
+    in the context for `_selection`."""
+    def store(ctx, param, value):
+        ctx.meta[f"scriptforge.{param.name}"] = value
+
+    command = click.option("--ignore", multiple=True, metavar="CODE", expose_value=False, callback=store,
+                           help="Leave out findings with this code or code prefix (repeatable).")(command)
+    return click.option("--select", multiple=True, metavar="CODE", expose_value=False, callback=store,
+                        help="Report only findings with these codes or code prefixes (repeatable); "
+                             "'scriptforge explain --list' lists the codes.")(command)
+
+
+def _selection(domain: str):
+    """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
+    from scriptforge.rules.findings import Selection
+
+    meta = click.get_current_context().meta
+    return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
 
 
 def pack_option(command):
@@ -89,6 +121,15 @@ def pack_option(command):
                         callback=lambda ctx, _, value: ctx.meta.setdefault("scriptforge.packs", []).extend(value),
                         help="A data pack (folder or installed name) to load on top of the built-in data; "
                              "repeatable. Also: $SCRIPTFORGE_PACKS.")(command)
+
+
+def no_packs_option(command):
+    """`--no-packs`: load neither the installed official pack nor $SCRIPTFORGE_PACKS (only --pack)."""
+    return click.option("--no-packs", is_flag=True, expose_value=False, is_eager=True,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.no_packs": value})
+                        if value else None,
+                        help="Do not load the installed 'official' pack or $SCRIPTFORGE_PACKS; --pack still adds packs."
+                        )(command)
 
 
 def homebrew_option(command):
@@ -122,10 +163,9 @@ def main(debug):
 def list_command(team, edition, lang, game, fmt):
     """List characters by team, in sheet order (--game: every role and card of another game).
 
+    \b
     Example:
-
         scriptforge list --team demon --lang ko
-
         scriptforge list --game salem --lang ko
     """
     from scriptforge import reference
@@ -144,7 +184,7 @@ def list_command(team, edition, lang, game, fmt):
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", shell_complete=_complete_character)
 @click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
 @game_option
 @format_option
@@ -154,10 +194,9 @@ def show(name, lang, game, fmt):
 
     NAME may be an id, a legacy spelling or an English or Korean name or alias.
 
+    \b
     Example:
-
         scriptforge show "릴 몬스타" --lang ko --format json
-
         scriptforge show 자백 --game salem
     """
     from scriptforge import reference
@@ -184,8 +223,8 @@ def show(name, lang, game, fmt):
 def search(text, lang, fmt):
     """Find characters whose name, alias or ability contains TEXT.
 
+    \b
     Example:
-
         scriptforge search 중독
     """
     from scriptforge import reference
@@ -213,8 +252,8 @@ def db():
 def db_check(fmt):
     """Validate every data file; print counts per team and language; exit 1 on any problem.
 
+    \b
     Example:
-
         scriptforge db check --format json
     """
     from scriptforge.database import check_database
@@ -256,8 +295,8 @@ def import_almanac(file, lang, out_dir, script_path, name):
     Existing files in the output folder keep the fields the almanac does not give.
     Variant spellings are replaced with the glossary's established terms.
 
+    \b
     Example:
-
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
     from scriptforge.fileio import atomic_write_text, dump_json
@@ -276,16 +315,35 @@ def import_almanac(file, lang, out_dir, script_path, name):
 # -- script engine commands
 
 
-def _script(path, db):
-    from scriptforge.script import read_script
+def skip_unknown_option(command):
+    """`--skip-unknown`: use a script whose unknown characters would otherwise refuse it (`_analysis`)."""
+    return click.option("--skip-unknown", is_flag=True, expose_value=False,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.skip_unknown": value}),
+                        help="Use the script even if it names unknown characters: they are left out, "
+                             "with a warning naming them. Default: refuse it (exit 1).")(command)
 
-    return read_script(path, db)
+
+def _skip_unknown() -> bool:
+    return bool(click.get_current_context().meta.get("scriptforge.skip_unknown"))
+
+
+def _analysis(path, db, **options):
+    """The analysis of the script file at `path` ("-": stdin); a script naming characters
+    scriptforge cannot use is refused (see --skip-unknown)."""
+    from scriptforge.analysis import analyse
+    from scriptforge.script import read_script, refuse_unknown
+
+    script = read_script(path, db)
+    for warning in refuse_unknown(script, _skip_unknown()):
+        echo(f"Warning: {path}: {warning}", err=True)
+    return analyse(script, db, **options)
 
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True,
               help="text for people, json for tools (one document), jsonl (one line per file, as it is checked).")
+@findings_options
 @homebrew_option
 @_fail_cleanly
 def validate(scripts, fmt):
@@ -294,16 +352,18 @@ def validate(scripts, fmt):
     Exit code 0: no errors; 1: errors found; 2: a file could not be read as a script.
     Results are printed as each file is checked. Every finding code is described in docs/findings.md.
 
+    \b
     Example:
-
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
-    from scriptforge.rules.report import Tally, findings_document, findings_text, report_line
+    from scriptforge.rules.findings import findings_text
+    from scriptforge.rules.report import Tally, findings_document, report_line
     from scriptforge.rules.validate import validate_files
 
+    chosen = _selection("script")
     db = _db()
     tally = Tally()
-    reports = (_said(tally.count(report)) for report in validate_files(scripts, db))
+    reports = (_said(tally.count(report)) for report in validate_files(scripts, db, chosen))
     if fmt == "json":
         for piece in findings_document(reports, tally):
             _echo_json(piece, nl=False)
@@ -312,7 +372,7 @@ def validate(scripts, fmt):
             if fmt == "jsonl":
                 _echo_json(report_line(report))
             elif not report.unreadable:
-                echo("\n".join(findings_text(report)))
+                echo(findings_text(report.findings, report.source))
     sys.exit(tally.exit_code)
 
 
@@ -325,26 +385,32 @@ def _said(report):
 
 @main.command()
 @click.argument("script")
-@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
+@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15), with its bags; default: all.")
+@click.option("--travellers", type=click.IntRange(0, 20), default=0,
+              help="Travellers at the table as well (printed; they are not in the bag).")
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
-def setup(script, players, fmt):
-    """Show the character counts per player count and what the script's setup characters change.
+def setup(script, players, travellers, lang, fmt):
+    """Show the character counts per player count, from every legal bag of the script's setup characters.
 
+    \b
     Example:
-
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+        scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
     from scriptforge.rules.report import setup_text
-    from scriptforge.rules.setup import setup_table
 
     db = _db()
-    rows = setup_table(_script(script, db), db, players)
+    analysis = _analysis(script, db)
+    rows = [row for row in analysis.setup if players in (None, row.players)]
     if fmt == "json":
-        _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
+        tables = [{**row.as_dict(), **({"travellers": travellers} if travellers else {})} for row in rows]
+        _print_json(tables[0] if players else tables)
     else:
-        echo(setup_text(rows))
+        echo(setup_text(rows, analysis.script.characters, db, lang, travellers))
 
 
 @main.command()
@@ -352,24 +418,22 @@ def setup(script, players, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def jinxes(script, lang, fmt):
     """List the jinxed pairs on a script and whether the Djinn is needed.
 
+    \b
     Example:
-
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
-    from scriptforge.rules.jinxes import script_jinxes
     from scriptforge.rules.report import jinxes_text
 
-    db = _db()
-    parsed = _script(script, db)
-    result = script_jinxes(parsed, db)
+    analysis = _analysis(script, _db())
     if fmt == "json":
-        _print_json(result.as_dict(lang))
+        _print_json(analysis.jinxes.as_dict(lang))
     else:
-        echo(jinxes_text(result, db, parsed, lang))
+        echo(jinxes_text(analysis, lang))
 
 
 @main.command()
@@ -378,6 +442,7 @@ def jinxes(script, lang, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def night(script, players, lang, fmt):
     """Show the first-night and other-nights order with the storyteller's reminders.
@@ -385,15 +450,13 @@ def night(script, players, lang, fmt):
     _meta.firstNight/otherNight in the script replace the official order; homebrew characters
     are placed by their firstNight/otherNight numbers (positions on the official night sheet).
 
+    \b
     Example:
-
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
-    from scriptforge.rules.night import night_order
     from scriptforge.rules.report import night_text
 
-    db = _db()
-    order = night_order(_script(script, db), db, players)
+    order = _analysis(script, _db(), players=players).night
     if fmt == "json":
         _print_json(order.as_dict(lang))
     else:
@@ -406,23 +469,42 @@ def night(script, players, lang, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def order(script, keep_order, lang, fmt):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
 
+    \b
     Example:
-
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
-    from scriptforge.rules.order import sheet_order
     from scriptforge.rules.report import order_text
 
     db = _db()
-    chars = sheet_order(_script(script, db), keep_order=keep_order)
+    chars = _analysis(script, db, keep_order=keep_order).characters
     if fmt == "json":
         _print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
         echo(order_text(chars, db, lang))
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--list", "list_all", is_flag=True, help="List every code with its severity and summary.")
+@_fail_cleanly
+def explain(code, list_all):
+    """Explain a finding code: its severity, what it means and what to do about it.
+
+    \b
+    Example:
+        scriptforge explain jinx-without-djinn
+        scriptforge explain --list
+    """
+    from scriptforge.rules.findings import codes_text, explanation
+
+    if list_all or not code:
+        return echo(codes_text())
+    echo(explanation(code))
 
 
 # -- render commands
@@ -456,7 +538,7 @@ def render_options(command):
 
 def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
-    from scriptforge.render.build import build_all, can_fork, output_target, script_files
+    from scriptforge.pipeline import build_all, can_fork, output_target, script_files
     from scriptforge.render.pdf import Renderer
 
     files = script_files(scripts)
@@ -467,7 +549,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
     options = dict(targets=lambda path: output_target(path, out, fmt, many, suffix), jobs=jobs,
-                   lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
+                   skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
                                item_show_func=lambda result: result.script.name if result else "") as bar:
@@ -483,7 +565,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
-    from scriptforge.render.game_views import build_game
+    from scriptforge.pipeline import build_game
     from scriptforge.render.pdf import Renderer
 
     result = build_game(game, Renderer(), out=out, lang=lang, paper=paper, fmt=fmt, sheet=sheet, night=night,
@@ -500,6 +582,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
@@ -507,14 +590,11 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
     and a warning says so; a sheet that still does not fit is never clipped.
 
+    \b
     Example:
-
         scriptforge build examples/faith-trust-and-pixie-dust.json --lang ko
-
         scriptforge build examples/ -o sheets/ --lang ko+en --paper letter --night
-
         scriptforge build scripts/ -o sheets/ --jobs 4      # four scripts at a time
-
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
     if game != "botc":
@@ -529,6 +609,7 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render the storyteller's night order: first night and other nights, one page each.
@@ -536,10 +617,9 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
     The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
     and dawn. Output defaults to <script>-night.pdf.
 
+    \b
     Example:
-
         scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
-
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
     if game != "botc":
@@ -554,7 +634,7 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
 
 
 def _print_change(change) -> None:
-    echo("\n".join(change.lines()))
+    echo("\n".join(change.lines(_selection("script"))))
 
 
 @main.command()
@@ -564,6 +644,7 @@ def _print_change(change) -> None:
 @click.option("--author", help="The script's author (_meta.author).")
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+@findings_options
 @_fail_cleanly
 def new(out, characters, name, author, lang, force):
     """Create a script in the official format: _meta first, then plain character ids.
@@ -571,8 +652,8 @@ def new(out, characters, name, author, lang, force):
     CHARACTERS are ids, legacy spellings, English or Korean names or aliases, or homebrew YAML
     files (embedded as full character objects in the --lang language).
 
+    \b
     Example:
-
         scriptforge new my.json --name "Pixie Dust" --author Me clockmaker 릴몬스타 "Fang Gu"
     """
     from scriptforge.edit import new_script
@@ -582,8 +663,9 @@ def new(out, characters, name, author, lang, force):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_character)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
+@findings_options
 @_fail_cleanly
 def add(script, characters, lang):
     """Add characters to a script; print what changed (teams, new jinxes, setup warnings).
@@ -591,10 +673,9 @@ def add(script, characters, lang):
     A name that is unknown or ambiguous is refused with suggestions and nothing changes.
     A homebrew YAML file is embedded as a full character object (again: updated in place).
 
+    \b
     Example:
-
         scriptforge add my.json 릴몬스타 "Fang Gu"
-
         scriptforge add my.json examples/homebrew/pilgrim.yaml --lang en
     """
     from scriptforge.edit import add_characters
@@ -605,12 +686,13 @@ def add(script, characters, lang):
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("characters", nargs=-1, required=True)
+@findings_options
 @_fail_cleanly
 def remove(script, characters):
     """Remove characters from a script (and from its _meta night lists).
 
+    \b
     Example:
-
         scriptforge remove my.json lil_monsta 팡구
     """
     from scriptforge.edit import remove_characters
@@ -626,12 +708,13 @@ def remove(script, characters):
 @click.option("--almanac", help="Almanac page URL.")
 @click.option("--bootlegger", multiple=True, help="A homebrew rule shown on the sheet; repeat for several; "
                                                   "--bootlegger '' removes them all.")
+@findings_options
 @_fail_cleanly
 def meta(script, name, author, logo, almanac, bootlegger):
     """Set the script's _meta: name, author, logo, almanac link, bootlegger rules.
 
+    \b
     Example:
-
         scriptforge meta my.json --name "Pixie Dust" --author Me --bootlegger "The Pixie may be mad as a Demon."
     """
     from scriptforge.edit import set_meta
@@ -655,8 +738,8 @@ def homebrew_check(files, fmt):
     The same schemas as the database, night placement, bracket-vs-setup consistency and,
     for each language, the database's translation checks.
 
+    \b
     Example:
-
         scriptforge homebrew check examples/homebrew/pilgrim.yaml
     """
     from scriptforge.homebrew import check_files
@@ -709,8 +792,8 @@ def l10n_status(game, fmt):
     changed after the translation was made (see `l10n confirm`). The other games' texts are
     counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
 
+    \b
     Example:
-
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
@@ -739,10 +822,9 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
     list every difference in names, abilities and jinx texts between FILE and our --to texts
     (BotC only). IDS are looked up in BotC first, then in the other games selected by --game.
 
+    \b
     Example:
-
         scriptforge l10n diff --from en --to ko imp widow
-
         scriptforge l10n diff --to ko --against ko.json --format json
     """
     from scriptforge.l10n import diff
@@ -763,27 +845,27 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
 
 @l10n.command("check")
 @click.option("--lang", type=LANG, help="Check one language only (default: both).")
-@click.option("--ignore", multiple=True, metavar="CODE", help="Skip a check (repeatable); codes in docs/l10n-checks.md.")
-@click.option("--select", multiple=True, metavar="CODE", help="Run only these checks (repeatable).")
+@findings_options
 @l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_check(lang, ignore, select, game, fmt):
+def l10n_check(lang, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
     By default BotC and the other games (Salem, Werewolf, Mafia) are checked; --game picks one.
 
+    \b
     Example:
-
         scriptforge l10n check --lang ko --ignore missing --format json
-
         scriptforge l10n check --game salem
     """
-    from scriptforge.l10n.checks import findings_text, run_checks
+    from scriptforge.l10n.checks import run_checks
+    from scriptforge.rules.findings import findings_text
 
+    chosen = _selection("l10n")
     db, games = _l10n_selection(game)
-    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=ignore, select=select or None,
+    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=chosen.ignore, select=chosen.select,
                           games=games)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
@@ -808,10 +890,9 @@ def l10n_confirm(id_, field, lang, all_):
     text present in both languages that records none: into --lang if given, else into English
     from Korean, then into Korean from English where the English text is not itself a translation.
 
+    \b
     Example:
-
         scriptforge l10n confirm imp ability --lang ko
-
         scriptforge l10n confirm --all
     """
     from scriptforge.l10n.provenance import confirm_command
@@ -834,8 +915,8 @@ def l10n_export(lang, out):
     step.dusk.name, reminder.safe, jinx.widow-damsel, ui.teams.minion.name), msgid the source
     text, msgstr the translation; stale translations are marked fuzzy.
 
+    \b
     Example:
-
         scriptforge l10n export --lang en -o en.po
     """
     from scriptforge.fileio import atomic_write_bytes
@@ -855,8 +936,8 @@ def l10n_import(file, lang):
     A malformed file or an entry naming an unknown character, field, token or jinx changes
     nothing and exits 2 with the file and line. Each imported text records the hash of its msgid.
 
+    \b
     Example:
-
         scriptforge l10n import en.po
     """
     from scriptforge.l10n.po import import_po
@@ -888,18 +969,59 @@ def pack_import(files, name, out_dir, lang):
     Each file is recognised by its content. A malformed or unrecognised file is refused with its
     place and nothing is written; an existing pack of that name is replaced in one step.
 
+    \b
     Example:
-
         scriptforge pack import roles.json nightsheet.json jinxes.json --name official
     """
     from scriptforge.packs import import_pack
 
-    path, build = import_pack(files, name=name, out=out_dir, lang=lang, base_db=_db())
+    path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=_data_dir(), packs=_packs())
     for warning in build.warnings:
         echo(f"Warning: {warning}", err=True)
     manifest = build.files["pack.yaml"]
     echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
+
+
+@pack.command("update")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Read the files from this folder instead of downloading them: roles.json, "
+                   "nightsheet.json, jinxes.json and game/<lang>.json.")
+@click.option("--lang", "langs", type=LANG, multiple=True, help="Translation to include (repeatable; default: ko; "
+                                                                 "en needs none).")
+@click.option("--url", help="Base URL of roles.json, nightsheet.json and jinxes.json.  [default: "
+                            "https://release.botc.app/resources/data/]")
+@click.option("--translations-url", help="Base URL of game/<lang>.json.  [default: the main branch of "
+                                         "github.com/ThePandemoniumInstitute/botc-translations]")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds to wait for each download.")
+@_fail_cleanly
+def pack_update(from_dir, langs, url, translations_url, timeout):
+    """Fetch the official data and install it as the pack 'official', loaded by every command
+    from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
+
+    Downloads TPI's roles.json, nightsheet.json and jinxes.json and the translation
+    game/<lang>.json. Every file is checked before anything is written; on any failure the
+    installed pack stays as it was (exit 2). A second run prints what changed.
+
+    \b
+    Example:
+        scriptforge pack update
+        scriptforge pack update --from ~/botc-data --lang ko
+    """
+    from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
+    from scriptforge.packs import diff_text
+
+    result = update_pack(langs=langs or ("ko",), from_dir=from_dir, url=url or OFFICIAL_URL,
+                         translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
+                         progress=lambda line: echo(line, err=True))
+    for warning in result.build.warnings:
+        echo(f"Warning: {warning}", err=True)
+    manifest = result.build.files["pack.yaml"]
+    echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
+               f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
+    if result.diff is not None:
+        echo(diff_text(result.diff))
 
 
 @pack.command("list")
@@ -908,8 +1030,8 @@ def pack_import(files, name, out_dir, lang):
 def pack_list(fmt):
     """List the installed packs (in the user's data directory) and those $SCRIPTFORGE_PACKS selects.
 
+    \b
     Example:
-
         scriptforge pack list --format json
     """
     from scriptforge.packs import list_packs, packs_dir
@@ -935,8 +1057,8 @@ def pack_diff(old, new, lang, fmt):
     """What changed between two versions of the official data (packs, folders of official files,
     or single files): characters, abilities, reminders, night order, jinxes, stale translations.
 
+    \b
     Example:
-
         scriptforge pack diff ~/old-official/ ~/new-official/
     """
     from scriptforge.database import load_database
@@ -955,6 +1077,7 @@ def pack_diff(old, new, lang, fmt):
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def export_command(script, lang, out):
     """Write SCRIPT in the official format with every character as a full object in one language.
@@ -962,15 +1085,15 @@ def export_command(script, lang, out):
     Names, abilities, flavor, night reminders, reminder labels, night positions, setup flags and
     jinxes come from the database; `_meta` is kept. The official app can then load a Korean script.
 
+    \b
     Example:
-
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
     from scriptforge.fileio import atomic_write_text, dump_json
 
     db = _db()
-    result = export_script(_script(script, db), db, lang)
+    result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
     if out:
@@ -985,6 +1108,7 @@ def _add_pack_option(group):
     for command in [group, *getattr(group, "commands", {}).values()]:
         if not any(p.name == "packs" for p in command.params):
             pack_option(command)
+            no_packs_option(command)
         if command is not group and isinstance(command, click.Group):
             _add_pack_option(command)
 
@@ -1004,6 +1128,7 @@ def _add_pack_option(group):
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """Render a script's almanac for storytellers: cover with the character sheet and contents,
@@ -1014,20 +1139,18 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     A text missing in the chosen language is printed in the other language, marked, and one
     warning names the characters concerned.
 
+    \b
     Example:
-
         scriptforge almanac examples/fang-gu-zealot.json --lang ko
-
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
     """
-    from scriptforge.render.almanac import build_almanac
-    from scriptforge.render.build import output_target
+    from scriptforge.pipeline import build_almanac, output_target
     from scriptforge.render.pdf import Renderer
 
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
     result = build_almanac(script, db, renderer, target=output_target(Path(script), out, fmt, False, "-almanac"),
-                           lang=lang, paper=paper, fmt=fmt)
+                           lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown())
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
     for path in result.written:

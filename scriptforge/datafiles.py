@@ -3,19 +3,21 @@
 Every error names the file, the line, the record and the field, in one line.
 """
 
+from collections.abc import Sequence
 from functools import cache
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 from scriptforge import userfiles
-from scriptforge.errors import DataError, InputError
+from scriptforge.errors import DataError, DataReferenceError, InputError
 from scriptforge.fileio import read_cache_text, write_cache_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
 
 
-def read_yaml(path: Path):
+def read_yaml(path: Path) -> Any:
     """Parse one YAML data file through the user-file guard; any problem is a DataError naming file and line."""
     try:
         return userfiles.read_yaml(path)
@@ -104,10 +106,10 @@ def line_of(path: Path, steps) -> int:
 class ProblemCollector:
     """Base of the loaders: read and validate files, collecting every problem instead of stopping."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.problems: list[DataError] = []
 
-    def _read(self, path: Path, schema: str, record_id: str | None = None):
+    def _read(self, path: Path, schema: str, record_id: str | None = None) -> Any:
         try:
             data = read_yaml(path)
             validate(data, schema, path, record_id)
@@ -116,5 +118,5 @@ class ProblemCollector:
             self.problems.append(exc)
             return None
 
-    def _problem(self, path: Path, message: str, steps=()):
-        self.problems.append(DataError(message, where=f"{path}:{line_of(path, list(steps))}"))
+    def _problem(self, path: Path, message: str, steps: Sequence[str | int] = ()) -> None:
+        self.problems.append(DataReferenceError(message, where=f"{path}:{line_of(path, list(steps))}"))

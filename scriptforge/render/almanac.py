@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scriptforge.analysis import Analysis
 from scriptforge.model import COUNT_KEYS, Character
 from scriptforge.names import LANGUAGES
 from scriptforge.render.views import SHEET_LANGUAGES, TEAM_COLOURS, Icon, SheetView, labels_for, make_view
@@ -170,18 +171,30 @@ def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None
     singular = {COUNT_KEYS[t]: teams.get(t, {}).get("name", t) for t in COUNT_KEYS}
     plural = {COUNT_KEYS[t]: teams.get(t, {}).get("plural", t) for t in COUNT_KEYS}
     own_name = names.get(ch.id) or ch.name(lang)
+    words = (db.ui.get(lang) or {}).get("labels", {})
     parts = []
     for key, span in effect.counts.items():
+        count = _count(span, lang)
+        if key in effect.ends_only:
+            count = f"{span[0]:+d} {words.get('setup_either', 'or')} {span[1]:+d}"
         if lang == "ko":
-            parts.append(f"{singular[key]} {_count(span, lang)}명")
+            parts.append(f"{singular[key]} {count}명")
         else:
             many = max(abs(span[0]), abs(span[1])) != 1
-            parts.append(f"{_count(span, lang)} {(plural if many else singular)[key]}")
+            parts.append(f"{count} {(plural if many else singular)[key]}")
+    if effect.outsiders_any is not None:
+        parts.append(words["setup_some_outsiders"].format(n=effect.outsiders_any) if effect.outsiders_any
+                     else words["setup_any_outsiders"])
+    for flag in ("no_evil", "seating", "duplicate_good"):
+        if getattr(effect, flag):
+            parts.append(words[f"setup_{flag}"])
+    if effect.majority:
+        parts.append(words["setup_majority"].format(name=names.get(ch.id) or ch.name(lang)))
     if not effect.demon_token:
         parts.append("악마 토큰을 주머니에 넣지 않음" if lang == "ko" else "no Demon token in the bag")
     if effect.extra_copies:
-        span = _count(effect.extra_copies, lang)
-        parts.append(f"{own_name} {span}명 추가" if lang == "ko" else f"{span} extra {own_name}")
+        copies = _count(effect.extra_copies, lang)
+        parts.append(f"{own_name} {copies}명 추가" if lang == "ko" else f"{copies} extra {own_name}")
         if effect.extra_copies_drunk:
             parts.append(f"그중 {effect.extra_copies_drunk}명은 취함" if lang == "ko"
                          else f"{effect.extra_copies_drunk} of the extras is drunk")
@@ -192,9 +205,13 @@ def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None
         parts.append(f"{singular['townsfolk']} {effect.evil_townsfolk}명이 악한 팀" if lang == "ko"
                      else f"{effect.evil_townsfolk} {singular['townsfolk']} is evil")
     if effect.bag_token:
-        token = singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token), effect.bag_token)
+        alignments = (db.ui.get(lang) or {}).get("alignments", {})
+        token = alignments.get(effect.bag_token) or singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token),
+                                                                  effect.bag_token)
         parts.append(f"이 캐릭터 대신 {token} 토큰을 주머니에 넣음" if lang == "ko"
                      else f"a {token} token goes in the bag instead")
+    if effect.unmodelled:
+        parts.append(words["setup_no_bracket"])
     return ", ".join(parts) or None
 
 
@@ -237,22 +254,19 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 # -- the whole almanac -----------------------------------------------------------------------
 
 
-def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: Path | None = None) -> AlmanacView:
-    """The almanac of `script` in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
-    from scriptforge.rules.night import night_order
-    from scriptforge.rules.order import sheet_order
-
+def almanac_view(analysis: Analysis, lang: str = "ko", paper: str = "a4") -> AlmanacView:
+    """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
+    script, db, order = analysis.script, analysis.db, analysis.night
     text_lang, _ = SHEET_LANGUAGES[lang]
-    sheet = make_view(script, db, lang, paper, back=True, icons_dir=icons_dir)
+    sheet = make_view(analysis, lang, paper, back=True)
     labels = dict(labels_for(db, lang))
-    order = night_order(script, db)
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
     team_titles = {t: (db.ui.get(text_lang) or {}).get("teams", {}).get(t, {}).get("name", t.title())
                    for t in TEAM_COLOURS}
     editions = (db.ui.get(text_lang) or {}).get("editions", {})
 
     pages, fallback = [], []
-    for ch in sheet_order(script):
+    for ch in analysis.characters:
         card = views[ch.id]
         sections = _sections(ch, text_lang, labels)
         facts = _facts(ch, db, text_lang, labels, order, sheet, views)
@@ -294,28 +308,6 @@ def fallback_warning(view: AlmanacView) -> str | None:
 # -- rendering -------------------------------------------------------------------------------
 
 
-ALMANAC_FORMATS = ("pdf", "html")
-
-
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
     """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file."""
-    return renderer.render_document(view, "almanac.html.j2", fmt, base_dir, view.icons())
-
-
-def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
-                  fmt: str = "pdf"):
-    """Read one script, render its almanac and write it; a ``BuildResult``."""
-    from scriptforge.render.build import BuildResult, read_printable_script, write_rendered
-
-    script = read_printable_script(script_path, db)
-    view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
-    result = BuildResult(script=Path(script_path))
-    note = fallback_warning(view)
-    if note:
-        result.warnings.append(note)
-    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
-    rendered = render_almanac(view, renderer, fmt, base_dir)
-    result.warnings.extend(rendered.warnings)
-    result.pages = rendered.pages
-    result.written = write_rendered(rendered, target)
-    return result
+    return renderer.render_document(view, "almanac.html.j2", fmt, base_dir)

@@ -28,12 +28,12 @@ import base64
 from dataclasses import dataclass, field, replace
 import functools
 import gc
-import hashlib
 import mimetypes
 from pathlib import Path
 import unicodedata
 import logging
 import os
+from typing import Any
 import urllib.parse
 
 import jinja2
@@ -47,11 +47,13 @@ FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
-FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
 
 _cmap_cache: dict[str, frozenset[int]] = {}
+
+
+ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")  # pictures in an --icons folder, by id
 
 
 class FetchRefused(Exception):
@@ -178,12 +180,15 @@ class Renderer:
             lstrip_blocks=True,
             bytecode_cache=_bytecode_cache(),
         )
+        from scriptforge.markup import to_html
+
+        self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
-        self._font_config = None
+        self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
-        self._system_font_config = None
+        self._system_font_config: Any = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
-        self._font_data_urls = None
+        self._font_data_urls: dict[int, str] | None = None
         self._stylesheet = None
 
     # -- fetching -------------------------------------------------------------------------
@@ -239,15 +244,29 @@ class Renderer:
 
         return SafeFetcher()
 
-    def inline_icons(self, icons, base_dir: Path | None, warnings: list[str]) -> None:
-        """Replace icon URLs by data: URLs read through the safe `read_url`, or drop them
-        (the generated badge) when refused or not an image; each URL is read once."""
+    def icon_file(self, character_id: str) -> Path | None:
+        """The picture of a character in the --icons folder (<id>.svg, .png, .webp, .jpg)."""
+        if self.icons_dir is None:
+            return None
+        for suffix in ICON_SUFFIXES:
+            candidate = self.icons_dir / f"{character_id}{suffix}"
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def resolve_icons(self, icons, base_dir: Path | None, warnings: list[str]) -> None:
+        """Give each icon its picture as a data: URL: the --icons file of its character, else its
+        own URL read through the safe `read_url`; none (the generated badge) when refused or not
+        an image. Each URL is read once. Called on the renderer's own copy of a view."""
         seen: dict[str, str | None] = {}
         for icon in icons:
+            found = self.icon_file(icon.character) if icon.character else None
+            if found is not None:
+                icon.url = found.resolve().as_uri()
             if not icon.url:
                 continue
             if icon.url not in seen:
-                shown = icon.url if len(icon.url) <= 80 else icon.url[:60] + "…"
+                shown = icon.url[:60] + "…" if icon.url.startswith("data:") and len(icon.url) > 80 else icon.url
                 try:
                     data, mime = self.read_url(icon.url, base_dir)
                     if not (mime or "").startswith("image/"):
@@ -261,19 +280,6 @@ class Renderer:
                     warnings.append(f"image not used, generated icon instead: {exc}")
                     seen[icon.url] = None
             icon.url = seen[icon.url]
-
-    @staticmethod
-    def _sheet_icons(view):
-        for team in (*view.teams, *view.extra_teams):
-            for ch in team.characters:
-                yield ch.icon
-        for night in view.nights:
-            for step in night.steps:
-                yield step.icon
-        if view.back:
-            for night in view.back.get("nights", []):
-                for step in night.steps:
-                    yield step.icon
 
     # -- HTML -----------------------------------------------------------------------------
 
@@ -370,7 +376,7 @@ class Renderer:
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
-        document = None
+        document: Any = None  # a weasyprint Document
         for scale in SHRINK_STEPS:
             view.scale = scale
             document = self.layout(self.html(view, template), base_dir, warnings)
@@ -437,7 +443,7 @@ class Renderer:
             return self._render(view, fmt, base_dir, warnings)
 
     def _render(self, view, fmt, base_dir, warnings) -> Rendered:
-        view, missing = self._prepare(view, self._sheet_icons(view), base_dir, warnings)
+        view, missing = self._prepare(view, base_dir, warnings)
         if fmt == "html":
             return self._html_output(view, "sheet.html.j2", warnings)
         self._use_system_fonts = missing
@@ -447,26 +453,26 @@ class Renderer:
             self._use_system_fonts = False
         return self._pdf_output(docs, fmt, warnings)
 
-    def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
-                        icons=()) -> Rendered:
+    def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None) -> Rendered:
         """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
         what `render` does for sheets: glyph check, safe icons, Korean words kept whole."""
         warnings: list[str] = []
         with _captured_weasyprint_warnings(warnings):
-            view, missing = self._prepare(view, icons, base_dir, warnings)
+            view, missing = self._prepare(view, base_dir, warnings)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             html = self.html(view, template, system_fonts=missing)
             return self._pdf_output([self.layout(html, base_dir, warnings, system_fonts=missing)], fmt, warnings)
 
-    def _prepare(self, view, icons, base_dir, warnings: list[str]):
-        """(the view to lay out, whether it has text the bundled fonts lack: the system fonts then
-        draw it) after warning about such text and inlining the icons through `read_url`."""
+    def _prepare(self, view, base_dir, warnings: list[str]):
+        """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
+        whether it has text the bundled fonts lack: the system fonts then draw it)."""
         warning = missing_glyph_warning(view.all_text())
         if warning:
             warnings.append(warning)
-        self.inline_icons(icons, base_dir, warnings)
-        return keep_korean_words(view), warning is not None
+        laid_out = keep_korean_words(view)
+        self.resolve_icons(laid_out.icons(), base_dir, warnings)
+        return laid_out, warning is not None
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
         html = self.html(view, template, embed_fonts=True)
@@ -540,7 +546,3 @@ class _captured_weasyprint_warnings:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
