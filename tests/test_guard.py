@@ -257,3 +257,12 @@ def test_an_almanac_name_too_long_for_an_id_is_one_line(runner, tmp_path):
     assert result.exit_code == 2
     one_error_line(result, f"{almanac}:7:", "30000 characters")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_po_error_that_quotes_several_lines_is_still_one_line(runner, tmp_path, data_copy):
+    # found by benchmarks/fuzz_long.py: Babel's message quoted the whole damaged header
+    po = write(tmp_path / "ko.po", 'msgid msgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+                                   '\n#. x\nmsgctxt "chef.name"\nmsgid "Chef"\nmsgstr "요리사"\n')
+    result = runner.invoke(main, ["l10n", "import", str(po), "--lang", "ko"], env={"SCRIPTFORGE_DATA": str(data_copy)})
+    assert result.exit_code == 2
+    one_error_line(result, str(po), "malformed .po file")

@@ -69,6 +69,12 @@ class Change:
     line: int
 
 
+def _one_line(exc: Exception, limit: int = 120) -> str:
+    """Babel's message about a damaged file, on one line (it can quote several lines of the file)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _fail(path: str | Path, line: int, message: str) -> NoReturn:
     raise InputError(message, where=f"{path}:{line}")
 
@@ -81,11 +87,11 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
     try:
         catalog = read_po(io.BytesIO(raw), abort_invalid=True)
     except PoFileError as exc:
-        _fail(path, (getattr(exc, "lineno", 0) or 0) + 1, f"malformed .po file: {exc}")
+        _fail(path, (getattr(exc, "lineno", 0) or 0) + 1, f"malformed .po file: {_one_line(exc)}")
     except (ValueError, UnicodeDecodeError, LookupError) as exc:
-        _fail(path, 1, f"malformed .po file: {exc}")
+        _fail(path, 1, f"malformed .po file: {_one_line(exc)}")
     except Exception as exc:  # Babel's parser fails in its own ways on damaged headers (AttributeError, …)
-        _fail(path, 1, f"malformed .po file: the parser stopped ({type(exc).__name__}: {str(exc)[:80]})")
+        _fail(path, 1, f"malformed .po file: the parser stopped ({type(exc).__name__}: {_one_line(exc, 80)})")
     lang = lang or (str(catalog.locale) if catalog.locale else None)
     lang = lang.split("_")[0] if lang else None
     if lang not in LANGUAGES:
