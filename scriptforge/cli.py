@@ -23,7 +23,7 @@ def _fail_cleanly(command):
         except ScriptforgeError as exc:
             if click.get_current_context().find_root().params.get("debug"):
                 raise
-            for line in str(exc).splitlines() or [""]:
+            for line in str(exc).split("\n"):  # not splitlines(): it also splits at \x1c-\x1e, \x85, \u2028
                 echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
 

@@ -8,9 +8,10 @@ same JSON value, so nothing is lost for tools.
 
 import re
 
-# C0 controls but tab and newline, DEL and the C1 controls, bidirectional embeddings, overrides
-# and isolates, and lone surrogates (which no terminal encoding can write).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# C0 controls but tab and newline, DEL and the C1 controls, the line and paragraph separators,
+# bidirectional embeddings, overrides and isolates, and lone surrogates (which no terminal
+# encoding can write).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:

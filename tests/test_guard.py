@@ -266,3 +266,13 @@ def test_a_po_error_that_quotes_several_lines_is_still_one_line(runner, tmp_path
     result = runner.invoke(main, ["l10n", "import", str(po), "--lang", "ko"], env={"SCRIPTFORGE_DATA": str(data_copy)})
     assert result.exit_code == 2
     one_error_line(result, str(po), "malformed .po file")
+
+
+def test_a_record_separator_in_an_error_does_not_split_it(runner, tmp_path, data_copy):
+    # found by benchmarks/fuzz_long.py: str.splitlines() also splits at \x1c-\x1e, \x85 and \u2028
+    po = write(tmp_path / "ko.po", 'msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+                                   '\nmsgctxt "\x1e\u2028"\nmsgid "Chef"\nmsgstr "요리사"\n')
+    result = runner.invoke(main, ["l10n", "import", str(po), "--lang", "ko"], env={"SCRIPTFORGE_DATA": str(data_copy)})
+    assert result.exit_code == 2
+    line = one_error_line(result, f"{po}:7:")
+    assert "\\x1e\\u2028" in line and "\x1e" not in line and "\u2028" not in line
