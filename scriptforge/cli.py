@@ -246,15 +246,14 @@ def import_almanac(file, lang, out_dir, script_path, name):
 
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
-    from scriptforge.fileio import atomic_write_text, dump_json
     from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
     almanac = read_almanac(file, lang, db.glossary[lang])
-    written = write_almanac(almanac, out_dir or Path("imported") / lang)
+    script = (script_path, script_from_almanac(almanac, db, name)) if script_path else None
+    written = write_almanac(almanac, out_dir or Path("imported") / lang, script)
     click.echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
     if script_path:
-        atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
         click.echo(f"script written to {script_path}")
 
 
@@ -796,10 +795,10 @@ def l10n_confirm(id_, field, lang, all_):
 
         scriptforge l10n confirm --all
     """
-    from scriptforge.l10n.provenance import confirm_command
+    from scriptforge.l10n.provenance import confirm_command, editing_data
 
-    db = _db()
-    written, count = confirm_command(db, id_, field, lang, all_)
+    with editing_data(_db) as db:
+        written, count = confirm_command(db, id_, field, lang, all_)
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{count} text(s) confirmed; {len(written)} file(s) written")
@@ -842,8 +841,10 @@ def l10n_import(file, lang):
         scriptforge l10n import en.po
     """
     from scriptforge.l10n.po import import_po
+    from scriptforge.l10n.provenance import editing_data
 
-    lang, changes, written = import_po(_db(), file, lang)
+    with editing_data(_db) as db:
+        lang, changes, written = import_po(db, file, lang)
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
@@ -949,8 +950,10 @@ def export_command(script, lang, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
-    from scriptforge.fileio import atomic_write_text, dump_json
+    from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
 
+    if out:
+        refuse_to_overwrite([out], [script])
     db = _db()
     result = export_script(_script(script, db), db, lang)
     for warning in result.warnings:

@@ -11,7 +11,7 @@ from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
-from scriptforge.fileio import atomic_write_bytes
+from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 _LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
@@ -135,7 +135,14 @@ def load_database(data_dir: Path | None = None, packs=()) -> Database:
     every data file, schema and loader module: the same bytes always get the same verdict, so
     only a change (or a new version) pays for parsing and validating again.
     """
-    key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
+    roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    for root in roots:
+        try:
+            finish_journal(root)
+        except OSError as exc:
+            raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
+                            where=str(root)) from None
+    key = _content_key(roots)
     cached = cache_dir("database") / f"{key}.pickle"
     try:
         return pickle.loads(cached.read_bytes())

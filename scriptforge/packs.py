@@ -19,11 +19,10 @@ import os
 from pathlib import Path
 import re
 import shutil
-import tempfile
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import dump_yaml
+from scriptforge.fileio import dump_yaml, locked, temporary_path
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
 from scriptforge.rules.brackets import read_brackets
 
@@ -404,7 +403,8 @@ def write_pack(build: PackBuild, target: Path) -> Path:
     if target.exists() and not (target / "pack.yaml").is_file() and any(target.iterdir()):
         raise InputError("exists and is not a data pack; choose another --out or --name", where=str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    tmp = temporary_path(target)  # a killed run's is removed by the next one
+    tmp.mkdir()
     old = None
     try:
         for rel, data in files.items():
@@ -438,7 +438,9 @@ def import_pack(paths, *, name: str | None = None, out: Path | None = None, lang
     if name is None:
         name = Path(out).name if out else "official"
     build = build_pack(sources, name, base_db)
-    return write_pack(build, Path(out) if out else packs_dir() / name), build
+    target = Path(out) if out else packs_dir() / name
+    with locked(target):
+        return write_pack(build, target), build
 
 
 # -- comparing two versions of the official data ------------------------------------------------
