@@ -437,6 +437,7 @@ def render_options(command):
 
 def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
+    from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.render.build import build_all, can_fork, output_target, script_files
     from scriptforge.render.pdf import Renderer
 
@@ -456,11 +457,17 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
     else:
         results = build_all(files, db, renderer, **options)
     for result in results:
+        if isinstance(result, Failure):
+            continue
         for warning in result.warnings:
             click.echo(f"Warning: {result.script}: {warning}", err=True)
         for path in result.written:
             pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
             click.echo(f"{path}{pages}")
+    for line in failure_lines(results):
+        click.echo(line, err=True)
+    if exit_code(results):
+        sys.exit(exit_code(results))
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
