@@ -493,7 +493,8 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
-    and a warning says so; a sheet that still does not fit is never clipped.
+    and a warning says so; a sheet that still does not fit is never clipped. In a batch every
+    script is tried; the failures are listed at the end, one line each, and the exit code is 1.
 
     Example:
 
@@ -595,7 +596,7 @@ def add(script, characters, lang):
 @click.argument("characters", nargs=-1, required=True)
 @_fail_cleanly
 def remove(script, characters):
-    """Remove characters from a script (and from its _meta night lists).
+    """Remove characters from a script: every copy of each (and from its _meta night lists).
 
     Example:
 
