@@ -153,7 +153,7 @@ def load_database(data_dir: Path | None = None, packs=()) -> Database:
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
-        atomic_write_bytes(cached, pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write_bytes(cached, pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except OSError:
         pass  # a read-only home only costs speed
     return db

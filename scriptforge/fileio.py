@@ -58,16 +58,18 @@ def temporary_path(target: Path) -> Path:
     return target.parent / f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
 
 
-def _write_temporary(target: Path, data: bytes) -> Path:
-    """`data` in a new temporary file beside `target`, on disk, with `target`'s permissions."""
+def _write_temporary(target: Path, data: bytes, durable: bool = True) -> Path:
+    """`data` in a new temporary file beside `target` (on disk if `durable`), with `target`'s
+    permissions."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_path(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, _mode_for(target))
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -86,21 +88,26 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> Path:
-    """Replace the file `path` names (through any symlink) with `data` in one rename; returns it."""
+def atomic_write_bytes(path: Path | str, data: bytes, *, durable: bool = True) -> Path:
+    """Replace the file `path` names (through any symlink) with `data` in one rename; returns it.
+
+    `durable=False` skips the two fsyncs, for caches: still never half-written, but a power
+    cut may lose the newest version.
+    """
     target = real_path(path)
-    tmp = _write_temporary(target, data)
+    tmp = _write_temporary(target, data, durable)
     try:
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    fsync_folder(target.parent)
+    if durable:
+        fsync_folder(target.parent)
     return target
 
 
-def atomic_write_text(path: Path | str, text: str) -> Path:
-    return atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path | str, text: str, *, durable: bool = True) -> Path:
+    return atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
 def same_file(a: Path | str, b: Path | str) -> bool:

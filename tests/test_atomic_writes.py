@@ -99,22 +99,30 @@ def test_concurrent_read_change_writes_lose_no_change(scratch):
     assert _leftovers(tmp_path, "counter.json") == []  # no lock file, no temporary left
 
 
-def test_concurrent_add_commands_keep_every_character(tmp_path, db):
+def test_concurrent_add_and_meta_commands_keep_every_change(tmp_path, db):
     path = tmp_path / "s.json"
     path.write_text('[{"id": "_meta", "name": "Crowd"}, "imp"]')
     townsfolk = [c.id for c in db.characters.values() if c.team == "townsfolk" and not c.homebrew]
-    writers, rounds = 4, 4
-    chunks = [townsfolk[w * rounds:(w + 1) * rounds] for w in range(writers)]
+    adders, rounds = 3, 5
+    chunks = [townsfolk[w * rounds:(w + 1) * rounds] for w in range(adders)]
     assert all(len(chunk) == rounds for chunk in chunks)
 
-    def edit(chunk) -> None:
-        for char_id in chunk:
-            add_characters(path, db, [db.characters[char_id].name("ko")])
+    def command(*args: str) -> None:
+        main([*args], standalone_mode=False)
 
-    pids = [_fork(lambda c=c: edit(c)) for c in chunks]
-    assert [_wait(pid) for pid in pids] == [0] * writers
+    def add(chunk) -> None:
+        for char_id in chunk:
+            command("add", str(path), db.characters[char_id].name("ko"))
+
+    def set_author() -> None:
+        for round_ in range(rounds):
+            command("meta", str(path), "--author", f"author {round_}")
+
+    pids = [_fork(lambda c=c: add(c)) for c in chunks] + [_fork(set_author)]
+    assert [_wait(pid) for pid in pids] == [0] * (adders + 1)
     on_script = json.loads(path.read_text())
     assert sorted(e for e in on_script if isinstance(e, str)) == sorted(["imp", *sum(chunks, [])])
+    assert on_script[0]["author"] == f"author {rounds - 1}"  # no add wrote back an older _meta
 
 
 def test_an_edit_waits_for_the_lock_and_a_stuck_holder_is_named(tmp_path, db):
