@@ -81,9 +81,14 @@ def fsync_folder(folder: Path) -> None:
     """Flush a folder's entries (a rename in it) to disk; not possible (nor needed) on Windows."""
     if os.name == "nt":
         return
-    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(fd)
+    except OSError:
+        pass  # a file system that cannot flush a folder; the file itself is on disk
     finally:
         os.close(fd)
 
@@ -179,7 +184,9 @@ def _alive(pid: int, leftover: Path) -> bool:
 
 # -- locking -------------------------------------------------------------------------------------
 
-_held: dict[Path, int] = {}  # lock files this process holds -> how many `locked` blocks hold each
+# lock files this process holds -> how many `locked` blocks hold each (scriptforge writes from
+# one thread; forked workers never write data files)
+_held: dict[Path, int] = {}
 
 
 def lock_file(path: Path | str) -> Path:
@@ -234,12 +241,16 @@ def _acquire(lock: Path, timeout: float, where: str) -> int:
 
 
 def _try_lock(fd: int) -> bool:
-    try:
-        if fcntl is not None:
+    """True if this process now holds the lock, False if another one does."""
+    if fcntl is not None:
+        try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    except OSError:
+        except BlockingIOError:
+            return False
+        return True
+    try:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError:  # locked by another process
         return False
     return True
 
@@ -283,10 +294,15 @@ def write_files(files: Mapping[Path, bytes], root: Path) -> list[Path]:
     put in place in `root` (one atomic write: the moment the change happens), the renames are
     done and the journal is removed. A run killed before the journal leaves the old files; one
     killed after it is finished by `finish_journal(root)`, which the database load and every
-    writer run first. Callers hold `locked(root)`.
+    writer run first. It holds `locked(root)` (callers that read before writing hold it already).
     """
     root = real_path(root)
-    finish_journal(root)
+    with locked(root):
+        finish_journal(root)
+        return _write_journaled(files, root)
+
+
+def _write_journaled(files: Mapping[Path, bytes], root: Path) -> list[Path]:
     pending: list[tuple[Path, Path]] = []
     try:
         for path, data in files.items():
@@ -313,9 +329,13 @@ def finish_journal(root: Path) -> bool:
     with locked(root):
         try:
             renames = json.loads(journal.read_text(encoding="utf-8"))["renames"]
+            pending = [(journal.parent / tmp, journal.parent / target) for tmp, target in renames]
         except FileNotFoundError:  # another process finished it while we waited
             return True
-        _rename_all(journal.parent, [(journal.parent / tmp, journal.parent / target) for tmp, target in renames])
+        except (ValueError, KeyError, TypeError):
+            raise ScriptforgeError("the journal of an interrupted change is damaged; remove it to keep the "
+                                   "files as they are", where=str(journal)) from None
+        _rename_all(journal.parent, pending)
     return True
 
 

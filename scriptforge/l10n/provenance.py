@@ -136,8 +136,7 @@ def write_docs(docs: list[YamlDoc], root: Path) -> list[Path]:
         old = doc.path.read_text(encoding="utf-8") if doc.path.exists() else None
         if text != old:
             changed[doc.path] = text.encode("utf-8")
-    with locked(root):
-        write_files(changed, root)
+    write_files(changed, root)
     return list(changed)
 
 
