@@ -189,20 +189,21 @@ def _alive(pid: int, leftover: Path) -> bool:
 _held: dict[Path, int] = {}
 
 
-def lock_file(path: Path | str) -> Path:
-    """The lock file of `path` (a file or a folder): `.<name>.lock` beside the real one."""
-    target = real_path(path)
+def lock_file(path: Path | str, follow_symlinks: bool = True) -> Path:
+    """The lock file of `path` (a file or a folder): `.<name>.lock` beside the real one (beside
+    the link itself, when a writer replaces the link rather than what it points to)."""
+    target = real_path(path) if follow_symlinks else real_path(Path(path).parent) / Path(path).name
     return target.parent / f".{target.name}.lock"
 
 
 @contextmanager
-def locked(path: Path | str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+def locked(path: Path | str, timeout: float = LOCK_TIMEOUT, *, follow_symlinks: bool = True) -> Iterator[None]:
     """Hold the advisory write lock of `path` for the block (re-entrant within a process).
 
     Waits up to `timeout` seconds for another writer, then raises a ScriptforgeError naming the
     process that holds it. A killed holder's lock is released by the system at once.
     """
-    lock = lock_file(path)
+    lock = lock_file(path, follow_symlinks)
     if lock in _held:
         _held[lock] += 1
         try:

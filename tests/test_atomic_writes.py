@@ -338,3 +338,27 @@ def test_import_almanac_over_a_file_that_is_not_texts_is_one_line(runner, tmp_pa
     assert result.output == f"Error: {damaged}: is not a character's texts (a YAML mapping); fix or remove it " \
                             "to import here\n"
     assert {p: p.read_bytes() for p in (out / "characters").iterdir()} == before
+
+
+# -- pack installs -------------------------------------------------------------------------------
+
+
+def test_a_pack_install_keeps_its_lock_and_its_neighbours(tmp_path, db):
+    from scriptforge.fileio import lock_file
+    from scriptforge.packs import import_pack
+
+    from .test_packs import NIGHT, ROLES, write
+
+    files = [write(tmp_path / "roles.json", ROLES), write(tmp_path / "night.json", NIGHT)]
+    packs = tmp_path / "packs"
+    neighbour, _ = import_pack(files, name="geese.v2", out=packs / "geese.v2", base_db=db)
+    target = packs / "geese"
+    lock = lock_file(target, follow_symlinks=False)
+    with locked(target, follow_symlinks=False):  # as a second install would find it
+        import_pack(files, name="geese", out=target, base_db=db)
+        import_pack(files, name="geese", out=target, base_db=db)  # replaces the first version
+        assert lock.exists()  # the install's clean-up left the lock file alone
+    assert (neighbour / "pack.yaml").is_file()  # and the versions of a pack named geese.<something>
+    assert (target / "pack.yaml").is_file()
+    assert sorted(p.name for p in packs.iterdir()) == sorted(
+        ["geese", "geese.v2", os.readlink(target), os.readlink(neighbour)])
