@@ -196,7 +196,7 @@ def test_a_writer_killed_at_random_points_leaves_the_old_or_the_new_file(scratch
                 atomic_write_text(target, json.dumps(data))
 
     rng = random.Random(19)
-    last, mid_write = 0, 0
+    last, mid_write, left = 0, 0, 0
     for _ in range(100):
         pid = _fork(write_forever)
         time.sleep(rng.uniform(0, 0.01))
@@ -205,7 +205,9 @@ def test_a_writer_killed_at_random_points_leaves_the_old_or_the_new_file(scratch
         data = json.loads(target.read_text())  # whole and valid every time
         assert data["padding"] == padding and data["version"] >= last
         last = data["version"]
-        mid_write += any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+        temporaries = sum(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+        mid_write += temporaries > left  # this kill landed between a temporary's creation and its rename
+        left = temporaries
     assert last > 0 and mid_write > 0
     _next_run(monkeypatch)
     atomic_write_text(target, "{}")  # the next run sweeps what killed runs left
