@@ -5,8 +5,8 @@ raises InputError); every name is resolved before the first change, so a bad nam
 nothing; the result keeps the file's entry style (plain ids or `{"id"}` objects), key order and
 indent, and is written atomically (through a symlink, keeping the file's permissions). The whole
 read-change-write holds the script's lock, so edits made at once wait for each other and none is
-lost. Each change returns a `Change`: what changed and how the
-script's analysis moved (team counts, jinxes, Djinn, validate findings that appeared or went).
+lost. Each change returns a `Change`: what changed and how the script's analysis moved (team
+counts, jinxes, Djinn, validate findings that appeared or went).
 """
 
 from collections.abc import Callable

@@ -18,7 +18,6 @@ import json
 import os
 from pathlib import Path
 import secrets
-import shutil
 import time
 
 from scriptforge.errors import InputError, ScriptforgeError
@@ -52,9 +51,9 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def temporary_path(target: Path) -> Path:
-    """A fresh name beside `target` for a file or folder that will be renamed over it."""
-    sweep_stale_temporaries(target.parent)
+def _temporary_path(target: Path) -> Path:
+    """A fresh name beside `target` for a file that will be renamed over it."""
+    _sweep_stale_temporaries(target.parent)
     return target.parent / f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
 
 
@@ -62,7 +61,7 @@ def _write_temporary(target: Path, data: bytes, durable: bool = True) -> Path:
     """`data` in a new temporary file beside `target` (on disk if `durable`), with `target`'s
     permissions."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temporary_path(target)
+    tmp = _temporary_path(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -138,9 +137,9 @@ def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | s
 _swept: set[Path] = set()  # folders already swept by this process
 
 
-def sweep_stale_temporaries(folder: Path) -> None:
-    """Remove the temporaries (files or folders) that processes which no longer run left in
-    `folder`; once per folder and process."""
+def _sweep_stale_temporaries(folder: Path) -> None:
+    """Remove the temporary files that processes which no longer run left in `folder`; once per
+    folder and process."""
     if folder in _swept:
         return
     _swept.add(folder)
@@ -152,11 +151,10 @@ def sweep_stale_temporaries(folder: Path) -> None:
         pid = _temporary_owner(name)
         if pid is None or pid == os.getpid() or _alive(pid, folder / name):
             continue
-        leftover = folder / name
-        if leftover.is_dir() and not leftover.is_symlink():
-            shutil.rmtree(leftover, ignore_errors=True)
-        else:
-            leftover.unlink(missing_ok=True)
+        try:
+            (folder / name).unlink()
+        except OSError:
+            pass  # gone already, or a folder of that name: not ours
 
 
 def _temporary_owner(name: str) -> int | None:
