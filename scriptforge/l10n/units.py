@@ -32,7 +32,6 @@ from scriptforge.names import LANGUAGES, NIGHT_STEPS
 CHAR_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
                "first_night_reminder", "other_night_reminder")
 LIST_FIELDS = ("how_to_run", "examples")
-STEP_FIELDS = ("name", "first_night", "other_nights")
 # status groups, in report order
 GROUPS = (*CHAR_FIELDS, "night_steps", "reminder_labels", "jinxes", "ui", "glossary")
 ROLE_FIELDS = ("name", "text", "notes")
