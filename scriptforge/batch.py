@@ -1,6 +1,7 @@
 """Batches with one rule, whatever the number of processes: every input is tried; an input that
 fails becomes a `Failure` in its place (the others go on); the failures are reported at the end,
-one line each; a batch with a failure exits 1 (a single input keeps its error's own exit code)."""
+one line each (an error that lists several problems, such as unknown characters, a line per
+problem); a batch with a failure exits 1 (a single input keeps its error's own exit code)."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ Result = TypeVar("Result")
 @dataclass(frozen=True)
 class Failure:
     script: Path
-    message: str  # one line that names the file (and the place, where the error gives one)
+    message: str  # names the file (and the place); one line, or one per problem (unknown characters)
     exit_code: int
 
 
@@ -37,7 +38,7 @@ def failures_of(results: Sequence[object]) -> list[Failure]:
 def failure_lines(results: Sequence[object]) -> list[str]:
     """What a batch reports at its end: a line per failure, in input order, then a count."""
     failures = failures_of(results)
-    lines = [f"Error: {failure.message}" for failure in failures]
+    lines = [f"Error: {line}" for failure in failures for line in failure.message.splitlines()]
     if failures and len(results) > 1:
         lines.append(f"Error: {len(failures)} of {len(results)} scripts failed; the others were written")
     return lines

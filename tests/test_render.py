@@ -213,6 +213,7 @@ def test_a_batch_tries_every_script_and_lists_the_failures_at_the_end(tmp_path, 
         (scripts / f"s{index}.json").write_bytes(FTPD.read_bytes())
     (scripts / "s1.json").write_text('[{"id": "_meta", "name": "x"},\n"imp",\n', encoding="utf-8")
     (scripts / "s3.json").write_text('{"id": "_meta"}', encoding="utf-8")
+    (scripts / "s5.json").write_text('["imp", "pixi", "nosuchthing"]', encoding="utf-8")  # a line per unknown id
     missing = tmp_path / "gone.json"
     suffix = "-night" if command == "nightsheet" else ""
     runs = {}
@@ -226,10 +227,12 @@ def test_a_batch_tries_every_script_and_lists_the_failures_at_the_end(tmp_path, 
         assert sorted(p.name for p in out.iterdir()) == [f"s{i}{suffix}.html" for i in (0, 2, 4)]
         runs[jobs] = result.stderr.replace(str(out), "OUT")
     errors = [line for line in runs["1"].splitlines() if line.startswith("Error")]
-    assert [line.split(": ")[1] for line in errors[:3]] == [f"{scripts / 's1.json'}:3", str(scripts / "s3.json"),
-                                                           str(missing)]  # one line each, in input order
-    assert "not valid JSON" in errors[0] and "array" in errors[1] and "not found" in errors[2]
-    assert errors[3:] == ["Error: 3 of 6 scripts failed; the others were written"]
+    assert [line.split(": ")[1] for line in errors[:5]] == [
+        f"{scripts / 's1.json'}:3", str(scripts / "s3.json"), str(scripts / "s5.json"), str(scripts / "s5.json"),
+        str(missing)]  # in input order
+    assert "not valid JSON" in errors[0] and "array" in errors[1] and "not found" in errors[4]
+    assert "/1: unknown character 'pixi'" in errors[2] and "/2: unknown character 'nosuchthing'" in errors[3]
+    assert errors[5:] == ["Error: 4 of 7 scripts failed; the others were written"]
     assert runs["2"] == runs["1"]  # the same rule and the same report at any --jobs
 
 
