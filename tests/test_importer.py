@@ -73,9 +73,9 @@ def test_a_malformed_almanac_is_refused_with_its_line_and_nothing_written(runner
 def test_glossary_replacement_fixes_korean_particles():
     terms = [{"term": "수도사", "variants": ["수도승"]}, {"term": "낚시꾼", "variants": ["어부"]},
              {"term": "여관 주인", "variants": ["여관주인"]}, {"term": "황혼", "variants": ["해질녘"]}]
-    assert apply_glossary("여관주인은 수도승처럼", terms)[0] == "여관 주인은 수도사처럼"
-    assert apply_glossary("수도승은 어부를 깨우고 어부로", terms)[0] == "수도사는 낚시꾼을 깨우고 낚시꾼으로"
-    assert apply_glossary("해질녘까지 플레이어부터", terms)[0] == "황혼까지 플레이어부터"
+    assert apply_glossary("여관주인은 수도승처럼", terms, "ability")[0] == "여관 주인은 수도사처럼"
+    assert apply_glossary("수도승은 어부를 깨우고 어부로", terms, "ability")[0] == "수도사는 낚시꾼을 깨우고 낚시꾼으로"
+    assert apply_glossary("해질녘까지 플레이어부터", terms, "ability")[0] == "황혼까지 플레이어부터"
 
 
 def test_written_files_get_ordinary_permissions(tmp_path):

@@ -86,9 +86,9 @@ DEFECTS = {
                       {("setup-bracket", "ko", "baron", "ability")}),
     "preacher variant": (lambda d: _edit(d / "ko/characters/preacher.yaml",
                                          _replace("overview", "전도사는 하수인들의", "설교자는 하수인들의")),
-                         {("glossary-variant", "ko", "preacher", "overview")}),
+                         {("term-variant", "ko", "preacher", "overview")}),
     "sailor dusk": (lambda d: _edit(d / "ko/characters/sailor.yaml", _replace("ability", "황혼까지", "해질녘까지")),
-                    {("glossary-variant", "ko", "sailor", "ability")}),
+                    {("term-variant", "ko", "sailor", "ability")}),
     "widow misspelt (ko)": (lambda d: _edit(d / "ko/jinxes.yaml", _replace("widow-damsel", "미망인이", "미망임이")),
                             {("name-misspelt", "ko", None, "jinx.widow-damsel")}),
     "widow misspelt (en)": (lambda d: _edit(d / "en/jinxes.yaml", _replace("widow-damsel", "while a Widow", "while a Widdow")),
@@ -250,7 +250,7 @@ def test_cli_check_exit_codes_and_json(runner, data_copy):
     report = json.loads(bad.output)
     assert report["ok"] is False
     [finding] = report["findings"]
-    assert finding["code"] == "glossary-variant" and finding["character"] == "sailor"
+    assert finding["code"] == "term-variant" and finding["character"] == "sailor"
     assert finding["field"] == "ability" and "'황혼'" in finding["message"]
     # the English Sailor is a translation of the Korean one: --lang en reports only that it is
     # now stale, and nothing once stale is ignored

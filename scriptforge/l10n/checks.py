@@ -11,11 +11,12 @@ against the BotC glossary and inside other texts) read the BotC units only.
 """
 
 from dataclasses import dataclass, field as _field
+from pathlib import Path
 import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import Unit, other_language, selected_units
+from scriptforge.l10n.units import Unit, kind_of, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
 from scriptforge.rules.findings import SEVERITIES
 
@@ -99,6 +100,13 @@ class Context:
 def _where(unit: Unit, index) -> str:
     label = unit.key if unit.character is None else unit.key
     return f"{label}[{index + 1}]" if index is not None else label
+
+
+def _file(unit: Unit, lang: str) -> str:
+    """The data file that holds a BotC unit's `lang` text, relative to the project (data/...)."""
+    from scriptforge.l10n.provenance import slot
+
+    return slot(Path("data"), lang, unit.key).path.as_posix()
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -215,25 +223,28 @@ def setup_bracket(ctx: Context) -> Iterable[Finding]:
 # -- glossary and names --------------------------------------------------------------------------
 
 
-@check("glossary-variant", "error")
-def glossary_variant(ctx: Context) -> Iterable[Finding]:
-    """A variant spelling of a glossary term (설교자 for 전도사, 해질녘 for 황혼, 등록 for 위장)."""
-    from scriptforge.glossary import variant_pattern
+@check("term-variant", "error")
+def term_variant(ctx: Context) -> Iterable[Finding]:
+    """A variant of a glossary term where the glossary says it is wrong (마을주민 for 주민 in a rule text, 설교자 for 전도사)."""
+    from scriptforge.glossary import terms_for, variant_pattern
 
     for game, glossary in ctx.glossaries.items():
-        yield from _variants(ctx, game, glossary, variant_pattern)
-
-
-def _variants(ctx: Context, game: str, glossary: dict, variant_pattern) -> Iterable[Finding]:
-    for lang in ctx.langs:
-        pattern, table = variant_pattern(glossary.get(lang, []))
-        if pattern is None:
-            continue
-        for unit, index, text in ctx.texts(lang, game):
-            for match in pattern.finditer(text):
-                variant = match.group(0)
-                yield ctx.finding("glossary-variant", lang, f"{_where(unit, index)}: '{variant}' is a variant; "
-                                  f"write '{table[variant]}'", unit, variant=variant, term=table[variant])
+        for lang in ctx.langs:
+            terms = glossary.get(lang, [])
+            patterns = {}
+            for unit, index, text in ctx.texts(lang, game):
+                kind = kind_of(unit)
+                if kind not in patterns:
+                    patterns[kind] = variant_pattern(terms_for(terms, kind))
+                pattern, table = patterns[kind]
+                if pattern is None:
+                    continue
+                for match in pattern.finditer(text):
+                    variant = match.group(0)
+                    file = _file(unit, lang)
+                    yield ctx.finding("term-variant", lang, f"{file}: {_where(unit, index)}: '{variant}' is a "
+                                      f"variant; write '{table[variant]}' (data/{lang}/glossary.yaml)", unit,
+                                      variant=variant, term=table[variant], file=file)
 
 
 @check("name-glossary", "error")
