@@ -220,6 +220,112 @@ def setup_bracket(ctx: Context) -> Iterable[Finding]:
                                       expected=wanted, found=found)
 
 
+# -- parity between the languages ------------------------------------------------------------------
+
+#: Unit groups whose texts state rules exactly (numbers must agree between the languages).
+_RULE_GROUPS = ("ability", "first_night_reminder", "other_night_reminder", "night_steps", "jinxes",
+                "reminder_labels")
+_NIGHT_GROUPS = ("first_night_reminder", "other_night_reminder", "night_steps")
+_EN_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "twice": 2}
+_KO_NUMBERS = {"두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5, "여섯": 6, "일곱": 7,
+               "여덟": 8, "아홉": 9, "열": 10}
+_KO_NUMBER_WORD = re.compile(r"(?<![가-힣])(두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉|열)"
+                             r"(?=\s*(?:명|번|개|쌍|플레이어|캐릭터|가지))")
+
+
+def _pairs(ctx: Context, groups=None) -> Iterable[tuple[Unit, str, str]]:
+    """(unit, lang, other) for every BotC unit with texts in both languages, per checked language."""
+    for unit in ctx.units:
+        if unit.game != "botc" or len(unit.texts) < 2 or (groups and unit.group not in groups):
+            continue
+        for lang in ctx.langs:
+            yield unit, lang, other_language(lang)
+
+
+@check("item-count", "error")
+def item_count(ctx: Context) -> Iterable[Finding]:
+    """How-to-run or examples lists with a different number of items in the two languages."""
+    for unit, lang, other in _pairs(ctx, ("how_to_run", "examples")):
+        mine, theirs = len(unit.text(lang)), len(unit.text(other))
+        if mine < theirs:
+            yield ctx.finding("item-count", lang, f"{unit.key}: {mine} item(s), the {other} text has {theirs}",
+                              unit, count=mine, other=theirs)
+
+
+def _numbers(text: str, lang: str) -> set[int]:
+    """The numbers a text states, 2 and up (1 is the article: 'a player' is '플레이어 1명')."""
+    found = {int(n) for n in re.findall(r"\d+", text)}
+    if lang == "ko":
+        found |= {_KO_NUMBERS[w] for w in _KO_NUMBER_WORD.findall(text)}
+    else:
+        found |= {_EN_NUMBERS[w.lower()] for w in _EN_WORD.findall(text) if w.lower() in _EN_NUMBERS}
+    return {n for n in found if n >= 2}
+
+
+@check("number-parity", "error")
+def number_parity(ctx: Context) -> Iterable[Finding]:
+    """An ability, night text, jinx or label states a number the other language's text does not."""
+    for unit, lang, other in _pairs(ctx, _RULE_GROUPS):
+        extra = _numbers(unit.flat(lang), lang) - _numbers(unit.flat(other), other)
+        if extra:
+            listed = ", ".join(map(str, sorted(extra)))
+            yield ctx.finding("number-parity", lang, f"{unit.key}: states {listed}, the {other} text does not",
+                              unit, numbers=sorted(extra))
+
+
+_BRACKET = re.compile(r"\[[^\]]*\]")
+
+
+@check("bracket-parity", "error")
+def bracket_parity(ctx: Context) -> Iterable[Finding]:
+    """A text has fewer [...] brackets than the other language's text."""
+    for unit, lang, other in _pairs(ctx):
+        mine, theirs = len(_BRACKET.findall(unit.flat(lang))), len(_BRACKET.findall(unit.flat(other)))
+        if mine < theirs:
+            yield ctx.finding("bracket-parity", lang, f"{unit.key}: {mine} [...] bracket(s), the {other} text "
+                              f"has {theirs}", unit, count=mine, other=theirs)
+
+
+def _labels_named(ctx: Context, text: str, lang: str) -> set[str]:
+    """The reminder tokens a night text names: '중독' quoted in Korean, POISONED in capitals in English."""
+    labels = ctx.db.reminder_labels.get(lang, {})
+    if lang == "en":
+        return {token for token, label in labels.items()
+                if re.search(rf"(?<![A-Z]){re.escape(label.upper())}(?![A-Z])", text)}
+    return {token for token, label in labels.items() if f"'{label}'" in text or f"‘{label}’" in text}
+
+
+@check("label-parity", "error")
+def label_parity(ctx: Context) -> Iterable[Finding]:
+    """A night text names a reminder token the other language's text does not ('중독' / POISONED)."""
+    if ctx.db is None:
+        return
+    for unit, lang, other in _pairs(ctx, _NIGHT_GROUPS):
+        extra = _labels_named(ctx, unit.flat(lang), lang) - _labels_named(ctx, unit.flat(other), other)
+        if extra:
+            named = ", ".join(f"'{ctx.db.reminder_labels[lang][t]}' ({t})" for t in sorted(extra))
+            yield ctx.finding("label-parity", lang, f"{unit.key}: names {named}, the {other} text does not",
+                              unit, tokens=sorted(extra))
+
+
+_IMPERATIVE = re.compile(r"[가-힣]세요(?=[.!)]|$)")
+
+
+@check("night-register", "error")
+def night_register(ctx: Context) -> Iterable[Finding]:
+    """A Korean night reminder or step in the imperative (…하세요) instead of the official plain present (…합니다)."""
+    if "ko" not in ctx.langs:
+        return
+    for unit in ctx.units:
+        text = unit.text("ko")
+        if unit.game == "botc" and unit.group in _NIGHT_GROUPS and isinstance(text, str):
+            found = _IMPERATIVE.findall(text)
+            if found:
+                yield ctx.finding("night-register", "ko", f"{unit.key}: '{found[0]}' is the imperative; night "
+                                  "texts describe what happens ('깨웁니다', '놓습니다', '보여 줍니다')", unit)
+
+
 # -- glossary and names --------------------------------------------------------------------------
 
 
