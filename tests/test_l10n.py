@@ -35,6 +35,24 @@ def _replace(key, old, new):
     return change
 
 
+def _replace_at(keys, old, new):
+    """Replace `old` in the text at a path of keys (a list index picks an item)."""
+    def change(data):
+        *parents, last = keys
+        for key in parents:
+            data = data[key]
+        assert old in data[last], (old, data[last])
+        data[last] = data[last].replace(old, new, 1)
+    return change
+
+
+def _rename_glossary_term(data_dir, term, new):
+    def glossary(data):
+        [entry] = [t for t in data["terms"] if t["term"] == term]
+        entry["term"] = new
+    _edit(data_dir / "ko/glossary.yaml", glossary)
+
+
 def _set_name(data, name):
     data["name"] = name
 
@@ -83,7 +101,7 @@ DEFECTS = {
     "lost night star": (lambda d: _edit(d / "ko/characters/monk.yaml", _replace("ability", "매일 밤*", "매일 밤")),
                         {("night-marker", "ko", "monk", "ability")}),
     "baron bracket": (lambda d: _edit(d / "ko/characters/baron.yaml", _replace("ability", "[외지인 +2명]", "[외지인 +1명]")),
-                      {("setup-bracket", "ko", "baron", "ability")}),
+                      {("setup-bracket", "ko", "baron", "ability"), ("number-parity", "en", "baron", "ability")}),
     "preacher variant": (lambda d: _edit(d / "ko/characters/preacher.yaml",
                                          _replace("overview", "전도사는 하수인들의", "설교자는 하수인들의")),
                          {("term-variant", "ko", "preacher", "overview")}),
@@ -100,9 +118,43 @@ DEFECTS = {
     "unbalanced bracket": (lambda d: _edit(d / "ko/characters/monk.yaml", _replace("ability", "(당신을", "당신을")),
                            {("unbalanced", "ko", "monk", "ability")}),
     "untranslated": (lambda d: _edit(d / "ko/reminders.yaml", lambda x: x.__setitem__("safe", "Safe")),
-                     {("untranslated", "ko", None, "reminder.safe")}),
+                     # the Korean night texts name the token by its label, which no longer matches
+                     {("untranslated", "ko", None, "reminder.safe"),
+                      ("label-parity", "en", "monk", "other_night_reminder"),
+                      ("label-parity", "en", "innkeeper", "other_night_reminder")}),
     "name differs from glossary": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: _set_name(x, "임프 악마")),
                                    {("name-glossary", "ko", "imp", "name")}),
+}
+
+
+# Each variant kind and each parity break, injected all into one copy of the data (one database
+# load instead of one each): every one must fire exactly its own check, on its own text.
+TERM_AND_PARITY_DEFECTS = {
+    "team name variant in a jinx": (lambda d: _edit(d / "ko/jinxes.yaml", _replace("bountyhunter-philosopher", "주민 1명", "마을주민 1명")),
+                                    {("term-variant", "ko", None, "jinx.bountyhunter-philosopher")}),
+    "alive variant in a night reminder": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
+        ["other_nights", "sailor"], "생존한 플레이어", "살아 있는 플레이어")),
+        {("term-variant", "ko", "sailor", "other_night_reminder")}),
+    "nominate variant in an overview": (lambda d: _edit(d / "ko/characters/witch.yaml", _replace("overview", "지목하면", "지명하면")),
+                                        {("term-variant", "ko", "witch", "overview")}),
+    "reminder token named the old way": (lambda d: _edit(d / "ko/characters/imp.yaml", _replace_at(
+        ["how_to_run", 0], "사망 기록 토큰", "죽음 기록 토큰")), {("term-variant", "ko", "imp", "how_to_run")}),
+    "team name variant in the UI": (lambda d: _edit(d / "ko/ui.yaml", _replace_at(["teams", "townsfolk", "name"], "주민", "마을주민")),
+                                    {("term-variant", "ko", None, "ui.teams.townsfolk.name")}),
+    "british spelling (en)": (lambda d: _edit(d / "en/characters/empath.yaml", _replace("overview", "neighbors", "neighbours")),
+                              {("term-variant", "en", "empath", "overview")}),
+    "a how-to-run item dropped": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: x["how_to_run"].pop()),
+                                  {("item-count", "ko", "imp", "how_to_run")}),
+    "a number changed": (lambda d: _edit(d / "ko/characters/witch.yaml", _replace("ability", "3명만", "4명만")),
+                         {("number-parity", "ko", "witch", "ability"), ("number-parity", "en", "witch", "ability")}),
+    "a bracket only in english": (lambda d: _edit(d / "en/jinxes.yaml", _replace("widow-damsel", "poisoned", "poisoned [no ability]")),
+                                  {("bracket-parity", "ko", None, "jinx.widow-damsel")}),
+    "a reminder token left out": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
+        ["other_nights", "monk"], "'안전' 기록 토큰을", "기록 토큰을")), {("label-parity", "en", "monk", "other_night_reminder")}),
+    "an imperative night reminder": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
+        ["other_nights", "monk"], "수도사를 재웁니다.", "수도사를 재우세요.")), {("night-register", "ko", "monk", "other_night_reminder")}),
+    "reminder token named unlike its label": (lambda d: _rename_glossary_term(d, "사망 기록 토큰", "망자 기록 토큰"),
+                                              {("name-glossary", "ko", None, "reminder.dead")}),
 }
 
 
@@ -124,8 +176,29 @@ def test_each_defect_fires_exactly_its_check(defect, data_copy, baseline):
     assert new - echoes == expected
 
 
+def test_each_variant_kind_and_parity_break_fires_exactly_its_check(data_copy, baseline):
+    expected = set()
+    for inject, keys in TERM_AND_PARITY_DEFECTS.values():
+        inject(data_copy)
+        expected |= keys
+    new = _keys(run_checks(load_database(data_copy))) - baseline
+    # an edited source makes its translation stale, in whichever language the edit was
+    echoes = {("stale", lang, char, field) for _, _, char, field in expected for lang in ("en", "ko")}
+    assert new - echoes == expected
+
+
+def test_a_variant_in_flavor_is_an_ordinary_word(data_copy, baseline):
+    """이방인 ("a stranger") in the Seamstress's flavor is no team name; in her overview it would be."""
+    assert "이방인" in load_database().get("seamstress").texts["ko"].flavor
+    _edit(data_copy / "ko/characters/seamstress.yaml", _replace("flavor", "이방인이", "이방인이 마을주민을"))
+    assert _keys(run_checks(load_database(data_copy), select=["term-variant"])) <= baseline
+    _edit(data_copy / "ko/characters/seamstress.yaml", _replace("overview", "재봉사는", "이방인 재봉사는"))
+    assert _keys(run_checks(load_database(data_copy), select=["term-variant"])) == {
+        ("term-variant", "ko", "seamstress", "overview")}
+
+
 def test_every_check_has_an_injected_defect():
-    fired = {code for _, keys in DEFECTS.values() for code, *_ in keys}
+    fired = {code for _, keys in (*DEFECTS.values(), *TERM_AND_PARITY_DEFECTS.values()) for code, *_ in keys}
     assert fired == set(REGISTRY)
 
 

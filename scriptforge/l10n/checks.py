@@ -355,7 +355,7 @@ def term_variant(ctx: Context) -> Iterable[Finding]:
 
 @check("name-glossary", "error")
 def name_glossary(ctx: Context) -> Iterable[Finding]:
-    """A character's name differs from the glossary's term for that character."""
+    """A character's name or a reminder label differs from the glossary's term for it."""
     if ctx.db is None:
         return
     for lang in ctx.langs:
@@ -365,6 +365,12 @@ def name_glossary(ctx: Context) -> Iterable[Finding]:
             if t and t.name != term["term"]:
                 yield ctx.finding("name-glossary", lang, f"{ch.id}.name: '{t.name}', but data/{lang}/glossary.yaml "
                                   f"has '{term['term']}'", character=ch.id, field="name")
+            token = term.get("reminder")
+            label = token and ctx.db.reminder_labels.get(lang, {}).get(token)
+            if token and (label is None or label not in term["term"]):
+                yield ctx.finding("name-glossary", lang, f"reminder.{token}: the label is '{label or '-'}', but "
+                                  f"data/{lang}/glossary.yaml names the token '{term['term']}'",
+                                  field=f"reminder.{token}")
 
 
 # Korean particles and endings that may follow a name (longest first).
