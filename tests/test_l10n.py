@@ -376,13 +376,24 @@ def test_cli_diff_against_official_file(runner, data_copy):
     assert result.exit_code == 0, result.output
     rows = {(r["id"], r["field"]): r for r in json.loads(result.output)}
     assert ("imp", "name") not in rows and ("imp", "ability") not in rows  # the same
-    assert rows[("monk", "ability")]["kind"] == "different"
+    assert rows[("monk", "ability")]["kind"] == "wording"
     assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": "미망인", "theirs": "과부",
-                                       "kind": "different"}
+                                       "kind": "term"}  # 과부 is the glossary's variant of 미망인
     assert rows[("legion", None)]["kind"] == "unknown-character"
-    assert rows[("widow-damsel", "jinx")]["kind"] == "different"
+    assert rows[("widow-damsel", "jinx")]["kind"] == "wording"
+    assert rows[("bountyhunter-philosopher", "jinx")]["kind"] == "term"
+    assert rows[("chef", "ability")]["kind"] == "spacing"
+    assert rows[("imp", "other_night_reminder")]["kind"] == "wording"
+    assert rows[("step.dusk", "first_night")]["kind"] == "wording"
+    assert rows[("reminder.safe", "label")]["theirs"] == "보호"
+    assert ("reminder.dead", "label") not in rows and ("step.dusk", "name") not in rows
+    kinds = [r["kind"] for r in json.loads(result.output)]
+    assert kinds == sorted(kinds, key=["missing", "wording", "term", "spacing", "unknown-character"].index)
     text = runner.invoke(main, ["l10n", "diff", "--against", str(path)]).output
     assert "monk.ability" in text and "theirs: 과부" in text
+    assert text.index("== wording") < text.index("== term only") < text.index("== spacing and punctuation only")
+    assert text.rstrip().endswith("difference(s): 6 wording, 2 term only, 1 spacing and punctuation only, "
+                                  "1 not in our database")
     bad = runner.invoke(main, ["l10n", "diff", "--against", str(FIXTURES / "broken.po")])
     assert bad.exit_code == 2 and "broken.po:" in bad.output
     # a character without Korean texts: its names and abilities are missing in ours
@@ -394,7 +405,7 @@ def test_cli_diff_against_official_file(runner, data_copy):
     assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": None, "theirs": "과부",
                                        "kind": "missing"}
     text = runner.invoke(main, ["l10n", "diff", "--against", str(path)], env=_env(data_copy)).output
-    assert "widow.name [MISSING in ours]" in text
+    assert text.startswith("== missing in ours (2)\nwidow.name\n  ours:   —\n  theirs: 과부\n")
 
 
 def test_reference_commands_do_not_import_l10n_or_babel():
