@@ -379,7 +379,7 @@ def night(script, players, lang, fmt):
     if fmt == "json":
         _print_json(order.as_dict(lang))
     else:
-        click.echo(night_text(order, lang))
+        click.echo(night_text(order, db, lang))
 
 
 @main.command()

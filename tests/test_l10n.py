@@ -414,3 +414,19 @@ def test_reference_commands_do_not_import_l10n_or_babel():
             "print(sorted(m for m in sys.modules if m.startswith(('babel', 'scriptforge.l10n'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("example", ["faith-trust-and-pixie-dust.json", "fang-gu-zealot.json", "english-almanac-25.json"])
+def test_night_and_jinxes_print_only_the_language_asked_for(runner, example):
+    script = str(ROOT / "examples" / example)
+    night = runner.invoke(main, ["night", script, "--players", "9", "--lang", "ko"])
+    jinxes = runner.invoke(main, ["jinxes", script, "--lang", "ko"])
+    assert night.exit_code == 0 and jinxes.exit_code == 0, night.output + jinxes.output
+    headings = [line for line in night.output.splitlines() if line and not line.startswith(" ")]
+    assert headings == ["첫날 밤", "다른 밤"]
+    assert not re.search(r"[A-Za-z]", night.output + jinxes.output)
+    last = jinxes.output.splitlines()[-1]
+    assert last in ("이 스크립트에는 징크스가 없습니다.", "진이 필요합니다: 이 징크스들이 적용되려면 스크립트에 진을 추가하세요.") \
+        or "×" in last
+    english = runner.invoke(main, ["night", script, "--lang", "en"]).output
+    assert english.startswith("First Night\n")

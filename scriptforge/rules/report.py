@@ -43,10 +43,11 @@ def jinxes_text(result, db, script, lang: str) -> str:
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
         lines.append(f"{names}: {jinx.text(lang)}")
+    labels = db.ui[lang]["labels"]
     if not result.jinxes:
-        lines.append("no jinxes")
+        lines.append(labels["no_jinxes"])
     if result.djinn_needed:
-        lines.append("The Djinn is needed: add it to the script to carry these jinxes.")
+        lines.append(labels["djinn_needed"])
     return "\n".join(lines)
 
 
@@ -55,11 +56,10 @@ def _name(db, script, char_id: str, lang: str) -> str:
     return ch.name(lang) if ch else char_id
 
 
-def night_text(order, lang: str) -> str:
-    titles = {"first_night": "First night", "other_nights": "Other nights"}
+def night_text(order, db, lang: str) -> str:
     lines = []
     for night in NIGHTS:
-        lines.append(titles[night])
+        lines.append(db.ui[lang]["labels"][night])
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
