@@ -16,7 +16,7 @@ import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import Unit, kind_of, other_language, selected_units
+from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
 from scriptforge.rules.findings import SEVERITIES
 
@@ -72,8 +72,11 @@ class Context:
         self.games = dict(games or {})
         self.langs = tuple(langs)
         self.units = selected_units(db, self.games)
-        # lang -> glossary terms, per game; no other game has a glossary today
+        # lang -> glossary terms, per game: BotC's own, and the one the other games share
+        # (data/games/<lang>/glossary.yaml), which also covers their shared sheet words
         self.glossaries = {"botc": db.glossary} if db is not None else {}
+        for game_id, gdb in self.games.items():
+            self.glossaries[game_id] = self.glossaries[SHARED_UI] = gdb.glossary
 
     def finding(self, code, lang, message, unit: Unit | None = None, *, character=None, field=None,
                 game=None, **data) -> Finding:
@@ -103,9 +106,13 @@ def _where(unit: Unit, index) -> str:
 
 
 def _file(unit: Unit, lang: str) -> str:
-    """The data file that holds a BotC unit's `lang` text, relative to the project (data/...)."""
+    """The data file that holds a unit's `lang` text, relative to the project (data/...)."""
     from scriptforge.l10n.provenance import slot
 
+    if unit.game == SHARED_UI:
+        return f"data/games/{lang}/ui.yaml"
+    if unit.game != "botc":  # group: <game>.roles, <game>.steps or <game>.game
+        return f"data/games/{unit.game}/{lang}/{unit.group.split('.', 1)[1]}.yaml"
     return slot(Path("data"), lang, unit.key).path.as_posix()
 
 

@@ -67,8 +67,13 @@ _KINDS = {"first_night_reminder": "night", "other_night_reminder": "night", "nig
 
 def kind_of(unit: Unit) -> str:
     """The kind of text a unit holds, as a glossary's `wrong_in` names it (scriptforge.glossary):
-    a character field's name, night, reminders, jinxes or ui."""
-    return _KINDS.get(unit.group, unit.group)
+    a character field's name, night, reminders, jinxes or ui. The other games' texts are names,
+    sheet words (ui) or rule prose (overview)."""
+    if unit.game == "botc":
+        return _KINDS.get(unit.group, unit.group)
+    if unit.game == SHARED_UI:
+        return "ui"
+    return "name" if unit.field == "name" else "overview"
 
 
 def other_language(lang: str) -> str:
