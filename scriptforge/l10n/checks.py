@@ -316,7 +316,7 @@ def label_parity(ctx: Context) -> Iterable[Finding]:
                               unit, tokens=sorted(extra))
 
 
-_IMPERATIVE = re.compile(r"[가-힣]세요(?=[.!)]|$)")
+_IMPERATIVE = re.compile(r"[가-힣]+세요(?=[.!)]|$)")
 
 
 @check("night-register", "error")
