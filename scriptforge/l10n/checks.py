@@ -241,19 +241,21 @@ _KO_NUMBER_WORD = re.compile(r"(?<![가-힣])(두|둘|세|셋|네|넷|다섯|여
                              r"(?=\s*(?:명|번|개|쌍|플레이어|캐릭터|가지))")
 
 
-def _pairs(ctx: Context, groups=None) -> Iterable[tuple[Unit, str, str]]:
-    """(unit, lang, other) for every BotC unit with texts in both languages, per checked language."""
+def _pairs(ctx: Context, groups: tuple[str, ...] = ()) -> Iterable[tuple[Unit, str, str, str, str]]:
+    """(unit, lang, other, text, other text) for every BotC unit with texts in both languages
+    (list items joined), per checked language."""
     for unit in ctx.units:
         if unit.game != "botc" or len(unit.texts) < 2 or (groups and unit.group not in groups):
             continue
         for lang in ctx.langs:
-            yield unit, lang, other_language(lang)
+            other = other_language(lang)
+            yield unit, lang, other, unit.flat(lang) or "", unit.flat(other) or ""
 
 
 @check("item-count", "error")
 def item_count(ctx: Context) -> Iterable[Finding]:
     """How-to-run or examples lists with a different number of items in the two languages."""
-    for unit, lang, other in _pairs(ctx, ("how_to_run", "examples")):
+    for unit, lang, other, _, _ in _pairs(ctx, ("how_to_run", "examples")):
         mine, theirs = len(unit.text(lang)), len(unit.text(other))
         if mine < theirs:
             yield ctx.finding("item-count", lang, f"{unit.key}: {mine} item(s), the {other} text has {theirs}",
@@ -273,8 +275,8 @@ def _numbers(text: str, lang: str) -> set[int]:
 @check("number-parity", "error")
 def number_parity(ctx: Context) -> Iterable[Finding]:
     """An ability, night text, jinx or label states a number the other language's text does not."""
-    for unit, lang, other in _pairs(ctx, _RULE_GROUPS):
-        extra = _numbers(unit.flat(lang), lang) - _numbers(unit.flat(other), other)
+    for unit, lang, other, mine, theirs in _pairs(ctx, _RULE_GROUPS):
+        extra = _numbers(mine, lang) - _numbers(theirs, other)
         if extra:
             listed = ", ".join(map(str, sorted(extra)))
             yield ctx.finding("number-parity", lang, f"{unit.key}: states {listed}, the {other} text does not",
@@ -287,11 +289,11 @@ _BRACKET = re.compile(r"\[[^\]]*\]")
 @check("bracket-parity", "error")
 def bracket_parity(ctx: Context) -> Iterable[Finding]:
     """A text has fewer [...] brackets than the other language's text."""
-    for unit, lang, other in _pairs(ctx):
-        mine, theirs = len(_BRACKET.findall(unit.flat(lang))), len(_BRACKET.findall(unit.flat(other)))
-        if mine < theirs:
-            yield ctx.finding("bracket-parity", lang, f"{unit.key}: {mine} [...] bracket(s), the {other} text "
-                              f"has {theirs}", unit, count=mine, other=theirs)
+    for unit, lang, other, mine, theirs in _pairs(ctx):
+        count, other_count = len(_BRACKET.findall(mine)), len(_BRACKET.findall(theirs))
+        if count < other_count:
+            yield ctx.finding("bracket-parity", lang, f"{unit.key}: {count} [...] bracket(s), the {other} text "
+                              f"has {other_count}", unit, count=count, other=other_count)
 
 
 def _labels_named(ctx: Context, text: str, lang: str) -> set[str]:
@@ -308,8 +310,8 @@ def label_parity(ctx: Context) -> Iterable[Finding]:
     """A night text names a reminder token the other language's text does not ('중독' / POISONED)."""
     if ctx.db is None:
         return
-    for unit, lang, other in _pairs(ctx, _NIGHT_GROUPS):
-        extra = _labels_named(ctx, unit.flat(lang), lang) - _labels_named(ctx, unit.flat(other), other)
+    for unit, lang, other, mine, theirs in _pairs(ctx, _NIGHT_GROUPS):
+        extra = _labels_named(ctx, mine, lang) - _labels_named(ctx, theirs, other)
         if extra:
             named = ", ".join(f"'{ctx.db.reminder_labels[lang][t]}' ({t})" for t in sorted(extra))
             yield ctx.finding("label-parity", lang, f"{unit.key}: names {named}, the {other} text does not",
@@ -439,7 +441,7 @@ def _apostrophes(text: str) -> str:
 
 def _spellings(db) -> set[str]:
     """Every known spelling (names, aliases, glossary terms and variants) without spaces."""
-    out = set()
+    out: set[str] = set()
     for ch in db.characters.values():
         for t in ch.texts.values():
             out.update(_apostrophes(re.sub(r"\s+", "", n)) for n in (t.name, *t.aliases))
@@ -465,7 +467,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
         for term in db.glossary.get(lang, []):  # names of characters not yet written in `lang`
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
-        lower_words = set()
+        lower_words: set[str] = set()
         if lang == "en":
             for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
