@@ -74,10 +74,10 @@ def variant_pattern(terms: list[dict]) -> tuple[re.Pattern[str] | None, dict[str
     return re.compile(rf"(?<![가-힣A-Za-z])(?:{alternatives})"), table
 
 
-def apply_glossary(text: str, terms: list[dict], kind: str) -> tuple[str, list[Replacement]]:
-    """Replace every variant that is wrong in a text of `kind` with its term; return the new
-    text and what was replaced."""
-    pattern, table = variant_pattern(terms_for(terms, kind))
+def apply_glossary(text: str, terms: list[dict], kind: str | None) -> tuple[str, list[Replacement]]:
+    """Replace every variant that is wrong in a text of `kind` (None: of every entry) with its
+    term; return the new text and what was replaced."""
+    pattern, table = variant_pattern(terms if kind is None else terms_for(terms, kind))
     if pattern is None:
         return text, []
     out: list[str] = []

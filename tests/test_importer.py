@@ -100,3 +100,20 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def test_glossary_entries_apply_where_they_say():
+    """An entry's variants are replaced in the kinds of text its `wrong_in` names (default: all
+    but flavor); the kinds are the ones the glossary schema allows."""
+    import json
+
+    from scriptforge.glossary import FIELD_KINDS, RULE_FIELDS
+    from scriptforge.paths import SCHEMAS_DIR
+
+    terms = [{"term": "외지인", "variants": ["이방인"]}, {"term": "지목", "variants": ["지명"], "wrong_in": ["ability"]}]
+    assert apply_glossary("이방인이 지명합니다", terms, "ability")[0] == "외지인이 지목합니다"
+    assert apply_glossary("이방인이 지명합니다", terms, "overview")[0] == "외지인이 지명합니다"
+    assert apply_glossary("이방인이 지명합니다", terms, "flavor")[0] == "이방인이 지명합니다"
+    schema = json.loads((SCHEMAS_DIR / "glossary.schema.json").read_text())
+    assert schema["properties"]["terms"]["items"]["properties"]["wrong_in"]["items"]["enum"] == list(FIELD_KINDS)
+    assert "flavor" not in RULE_FIELDS and len(RULE_FIELDS) == len(FIELD_KINDS) - 1

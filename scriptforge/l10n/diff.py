@@ -108,7 +108,7 @@ def difference_kind(ours: str | None, theirs: str, terms: list[dict]) -> str:
         return "missing"
     if _SPACING.sub("", ours) == _SPACING.sub("", theirs):
         return "spacing"
-    canonical = [_SPACING.sub("", apply_glossary(t, terms, "ability")[0]) for t in (ours, theirs)]
+    canonical = [_SPACING.sub("", apply_glossary(t, terms, None)[0]) for t in (ours, theirs)]
     return "term" if canonical[0] == canonical[1] else "wording"
 
 
