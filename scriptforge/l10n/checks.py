@@ -167,15 +167,15 @@ def stale(ctx: Context) -> Iterable[Finding]:
 
 @check("night-marker", "error")
 def night_marker(ctx: Context) -> Iterable[Finding]:
-    """The night '*' (each night*, 매일 밤*) is in one language's ability and not the other's."""
+    """The night '*' (each night*, 매일 밤*) is in one language's text and not (as often) in the other's."""
     for unit in ctx.units:
-        if unit.game != "botc" or unit.group != "ability" or len(unit.texts) < 2:
+        if unit.game != "botc" or len(unit.texts) < 2:
             continue
-        counts = {lang: unit.text(lang).count("*") for lang in LANGUAGES}
+        counts = {lang: (unit.flat(lang) or "").count("*") for lang in LANGUAGES}
         for lang in ctx.langs:
             other = other_language(lang)
             if counts[lang] < counts[other]:
-                yield ctx.finding("night-marker", lang, f"{unit.key}: the {other} ability has {counts[other]} "
+                yield ctx.finding("night-marker", lang, f"{unit.key}: the {other} text has {counts[other]} "
                                   f"night '*' marker(s), this one {counts[lang]} (write 'each night*' / "
                                   f"'매일 밤*' where the ability skips the first night)", unit,
                                   count=counts[lang], other=counts[other])
