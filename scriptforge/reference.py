@@ -3,6 +3,7 @@
 from scriptforge.database import Database
 from scriptforge.model import TEAMS, Character
 from scriptforge.names import LANGUAGES
+from scriptforge.rules.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:
@@ -121,7 +122,8 @@ def search_rows(db: Database, text: str, langs) -> list[dict]:
 
 def check_summary(db: Database | None, problems) -> dict:
     """Counts per team and language plus every problem, for `db check`."""
-    summary = {"ok": not problems, "problems": [str(p) for p in problems]}
+    summary: dict = {"ok": not problems, "problems": [str(p) for p in problems],
+                     "findings": [finding(p.code, str(p)).as_dict() for p in problems]}
     if db is not None:
         summary["characters"] = len(db.characters)
         summary["teams"] = {t: sum(1 for c in db.characters.values() if c.team == t) for t in TEAMS
