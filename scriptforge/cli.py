@@ -394,11 +394,11 @@ def night(script, players, lang, fmt):
     """
     from scriptforge.rules.report import night_text
 
-    order = _analysis(script, _db(), players=players).night
+    analysis = _analysis(script, _db(), players=players)
     if fmt == "json":
-        _print_json(order.as_dict(lang))
+        _print_json(analysis.night.as_dict(lang))
     else:
-        click.echo(night_text(order, db, lang))
+        click.echo(night_text(analysis, lang))
 
 
 @main.command()

@@ -51,10 +51,11 @@ def _name(db, script, char_id: str, lang: str) -> str:
     return ch.name(lang) if ch else char_id
 
 
-def night_text(order, db, lang: str) -> str:
+def night_text(analysis: "Analysis", lang: str) -> str:
+    order, labels = analysis.night, analysis.db.ui[lang]["labels"]
     lines = []
     for night in NIGHTS:
-        lines.append(db.ui[lang]["labels"][night])
+        lines.append(labels[night])
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
