@@ -150,7 +150,8 @@ def stale(ctx: Context) -> Iterable[Finding]:
 def night_marker(ctx: Context) -> Iterable[Finding]:
     """The night '*' (each night*, 매일 밤*) is in one language's text and not (as often) in the other's."""
     for unit in ctx.units:
-        if unit.game != "botc" or len(unit.texts) < 2:
+        # night texts and flavor are left out: there the official texts use '*' as markup (*KNOW*)
+        if unit.game != "botc" or len(unit.texts) < 2 or unit.group in (*_NIGHT_GROUPS, "flavor"):
             continue
         counts = {lang: (unit.flat(lang) or "").count("*") for lang in LANGUAGES}
         for lang in ctx.langs:
@@ -280,9 +281,9 @@ def bracket_parity(ctx: Context) -> Iterable[Finding]:
 def _labels_named(ctx: Context, text: str, lang: str) -> set[str]:
     """The reminder tokens a night text names: '중독' quoted in Korean, POISONED in capitals in English."""
     labels = ctx.db.reminder_labels.get(lang, {})
-    if lang == "en":
-        return {token for token, label in labels.items()
-                if re.search(rf"(?<![A-Z]){re.escape(label.upper())}(?![A-Z])", text)}
+    if lang == "en":  # a label without two letters ("3") is no word to find in capitals
+        return {token for token, label in labels.items() if len(re.findall(r"[A-Za-z]", label)) >= 2
+                and re.search(rf"(?<![A-Z]){re.escape(label.upper())}(?![A-Z])", text)}
     return {token for token, label in labels.items() if f"'{label}'" in text or f"‘{label}’" in text}
 
 
