@@ -5,9 +5,11 @@ line is its summary (docs/l10n-checks.md documents every code; a test keeps both
 A check receives a `Context` and yields `Finding`s for the languages being checked.
 
 The context holds the BotC database and/or the other games (Salem, Werewolf, Mafia). The generic
-checks (missing, untranslated, glossary variants, name collisions, whitespace, unbalanced) read
-every unit; the checks of BotC's own conventions (the night `*`, the setup bracket, the names
-against the BotC glossary and inside other texts) read the BotC units only.
+checks (missing, untranslated, term variants with each game's own glossary, name collisions,
+whitespace, unbalanced) read every unit; the checks of BotC's own conventions (the night `*`, the
+setup bracket, the parity of items, numbers, brackets and reminder labels between the languages,
+the Korean night register, the names against the BotC glossary and inside other texts) read the
+BotC units only.
 """
 
 from dataclasses import dataclass
