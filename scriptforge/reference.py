@@ -1,6 +1,7 @@
 """What the reference commands show: characters as JSON-ready dicts and as text for people."""
 
 from scriptforge.database import Database
+from scriptforge.markup import to_text
 from scriptforge.model import TEAMS, Character
 from scriptforge.names import LANGUAGES
 from scriptforge.rules.findings import finding
@@ -94,7 +95,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
                 other = db.characters.get(next(c for c in jinx.characters if c != ch.id))
                 block += ["", f"{lab['jinxes']} × {other.name(lang) if other else ''}: {jinx.texts[lang]}"]
         out.append("\n".join(block))
-    return "\n\n".join(out)
+    return to_text("\n\n".join(out)) or ""
 
 
 def _number(pos: float) -> str:

@@ -13,12 +13,14 @@ import re
 import sys
 
 from scriptforge.database import Database
-from scriptforge.errors import InputError
+from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.model import TEAMS, Character, Jinx, Texts
 from scriptforge.names import normalize_id
+from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short
 
+_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
               "firstNightReminder": "first_night_reminder", "otherNightReminder": "other_night_reminder"}
@@ -128,6 +130,37 @@ def _suggest(db: Database, name: str) -> list[str]:
     return list(cache[name])
 
 
+def _unknown(db: Database, name: str, path: str) -> Finding:
+    """The unknown-character finding: an official character that is not loaded says so and names
+    `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
+    the official ids."""
+    facts = official_facts()
+    key = normalize_id(_LOCALE_PREFIX.sub("", name))
+    if key in facts.teams:
+        return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
+                                            f"run `{PACK_UPDATE}` to get the official data",
+                       path, id=name, suggestions=[], official=key)
+    hint = _suggest(db, name)
+    missing = [i for i in facts.close(key) if i not in db.characters] if len(key) <= 100 else []
+    hint += [f"{i} (official, not loaded: `{PACK_UPDATE}`)" for i in missing]
+    message = f"unknown character '{short(name)}'" + (f"; did you mean {', '.join(hint)}?" if hint else "")
+    return finding("unknown-character", message, path, id=name, suggestions=hint)
+
+
+def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
+    """Every command that reads a script calls this before using it: a character the script names
+    but scriptforge cannot use (unknown, ambiguous) would silently be missing from the output.
+    Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
+    used without them and the warning naming what was left out is returned instead."""
+    dropped = [p for p in script.problems if p.code in ("unknown-character", "ambiguous-character")]
+    if not dropped:
+        return []
+    if not skip_unknown:
+        raise UnknownCharactersError("\n".join(f"{script.source}: {p.path}: {p.message}" for p in dropped))
+    names = ", ".join(f"{p.path} '{short(str(p.data.get('id', p.data.get('name'))), 40)}'" for p in dropped)
+    return [f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
+
+
 def is_korean(text: str) -> bool:
     return bool(_HANGUL.search(text or ""))
 
@@ -183,10 +216,7 @@ class _Reader:
                                        f"{', '.join(c.id for c in found)}", path,
                 name=name, candidates=[c.id for c in found]))
             return None
-        hint = _suggest(self.db, name)
-        message = f"unknown character '{short(name)}'"
-        self.problems.append(finding("unknown-character", message + (f"; did you mean {', '.join(hint)}?" if hint else ""),
-                                     path, id=name, suggestions=hint))
+        self.problems.append(_unknown(self.db, name, path))
         return None
 
     def _official(self, name: str, path: str) -> None:

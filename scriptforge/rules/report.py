@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING
 
+from scriptforge.markup import to_text
 from scriptforge.model import TEAMS
 from scriptforge.rules.night import NIGHTS
 
@@ -43,7 +44,7 @@ def jinxes_text(analysis: "Analysis", lang: str) -> str:
         lines.append(labels["no_jinxes"])
     if result.djinn_needed:
         lines.append(labels["djinn_needed"])
-    return "\n".join(lines)
+    return to_text("\n".join(lines)) or ""
 
 
 def _name(db, script, char_id: str, lang: str) -> str:
@@ -59,7 +60,7 @@ def night_text(analysis: "Analysis", lang: str) -> str:
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
-    return "\n".join(lines).rstrip()
+    return to_text("\n".join(lines).rstrip()) or ""
 
 
 def order_text(chars, db, lang: str) -> str:
