@@ -143,7 +143,8 @@ def against(db, path: Path, lang: str) -> list[dict]:
             compare(char_id, ours_key, getattr(ours, ours_key, None) if ours else None, role.get(theirs_key))
     labels = db.reminder_labels.get(lang, {})
     for key, value in (data.get("reminders") or {}).items():
-        tokens = db.characters[normalize_id(key)].reminders if normalize_id(key) in db.characters else ()
+        ch = db.characters.get(normalize_id(key))
+        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs.py reads them in
         if isinstance(value, str):
             pairs = [(slug(key), value)]
         elif isinstance(value, list):
