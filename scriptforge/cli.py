@@ -424,7 +424,7 @@ def night(script, players, lang, fmt):
     if fmt == "json":
         _print_json(analysis.night.as_dict(lang))
     else:
-        click.echo(night_text(analysis, lang))
+        click.echo(night_text(analysis.night, analysis.db, lang))
 
 
 @main.command()

@@ -52,8 +52,9 @@ def _name(db, script, char_id: str, lang: str) -> str:
     return ch.name(lang) if ch else char_id
 
 
-def night_text(analysis: "Analysis", lang: str) -> str:
-    order, labels = analysis.night, analysis.db.ui[lang]["labels"]
+def night_text(order, db, lang: str) -> str:
+    """The night order as text, its headings in `lang` (ui.yaml)."""
+    labels = db.ui[lang]["labels"]
     lines = []
     for night in NIGHTS:
         lines.append(labels[night])
