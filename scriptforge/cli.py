@@ -355,26 +355,33 @@ def validate(scripts, fmt):
 
 @main.command()
 @click.argument("script")
-@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
+@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15), with its bags; default: all.")
+@click.option("--travellers", type=click.IntRange(0, 20), default=0,
+              help="Travellers at the table as well (printed; they are not in the bag).")
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
-def setup(script, players, fmt):
-    """Show the character counts per player count and what the script's setup characters change.
+def setup(script, players, travellers, lang, fmt):
+    """Show the character counts per player count, from every legal bag of the script's setup characters.
 
-    Example:
+    Examples:
 
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+
+        scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
     from scriptforge.rules.report import setup_text
 
     db = _db()
-    rows = [row for row in _analysis(script, db).setup if players in (None, row.players)]
+    analysis = _analysis(script, db)
+    rows = [row for row in analysis.setup if players in (None, row.players)]
     if fmt == "json":
-        _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
+        tables = [{**row.as_dict(), **({"travellers": travellers} if travellers else {})} for row in rows]
+        _print_json(tables[0] if players else tables)
     else:
-        click.echo(setup_text(rows))
+        click.echo(setup_text(rows, analysis.script.characters, db, lang, travellers))
 
 
 @main.command()

@@ -34,6 +34,9 @@ class Database:
     # "jinx.widow-damsel", "ui.teams.minion.name") -> (source lang, hash of the source text it was
     # translated from); see scriptforge/l10n/provenance.py
     provenance: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
+    # official character id -> setup effect that its roles.json record does not carry in a bracket
+    # (data/setup.yaml `without_bracket`; `pack import` records them)
+    setup_without_bracket: dict[str, dict] = field(default_factory=dict)
 
     def __post_init__(self):
         index: dict[str, set[str]] = {}
@@ -282,6 +285,7 @@ class _Loader(ProblemCollector):
             glossary=glossary,
             data_dir=self.root,
             provenance=self.provenance,
+            setup_without_bracket=setup.get("without_bracket", {}),
         )
         return db, self.problems
 

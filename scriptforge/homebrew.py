@@ -246,7 +246,7 @@ class _Reader:
             steps = ["texts", lang, "ability"]
             for clause in reading.unknown:
                 self.problem(f"field 'texts.{lang}.ability': setup wording '{clause}' is not understood", steps)
-            effect = reading.effect
+            effect = reading.effect if not reading.unknown else None  # the unknown clauses are reported above
             if given is None and found is None:
                 found = effect
             expected = given if given is not None else found

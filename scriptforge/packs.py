@@ -314,15 +314,16 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
                 tokens.append(token)
             if tokens:
                 rec[key] = tokens
-        reading = read_brackets(role["ability"], [role["name"]], resolve)
-        if reading.effect is not None:
-            rec["setup"] = reading.effect.as_dict()
-        for clause in reading.unknown:
-            out.warnings.append(f"{roles.path.name}: /{i}/ability (record '{char_id}'): setup wording "
-                                f"'{clause}' is not understood; its effect is not recorded")
-        if role.get("setup") and not reading.brackets:
-            out.notes.append(f"{char_id}: setup is true but the ability has no [...] bracket; no setup effect "
-                             f"recorded")
+        setup = _setup_record(role, char_id, resolve, base_db)
+        if setup:
+            rec["setup"] = setup
+        for clause in setup.get("unmodelled", ()):
+            if clause == NO_BRACKET:
+                out.notes.append(f"{char_id}: setup is true but the ability has no [...] bracket; recorded as "
+                                 f"not modelled")
+            else:
+                out.warnings.append(f"{roles.path.name}: /{i}/ability (record '{char_id}'): setup wording "
+                                    f"'{clause}' is not understood; its effect is not counted")
         records[char_id] = rec
         texts = {"name": role["name"], "ability": role["ability"]}
         if role.get("flavor"):
@@ -330,6 +331,30 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
         out.files[f"en/characters/{char_id}.yaml"] = texts
     out.files["characters.yaml"] = {"characters": list(records.values())}
     return records
+
+
+NO_BRACKET = "setup: true without a [...] bracket"
+
+
+@cache
+def _shipped_setup_facts() -> dict:
+    from scriptforge.paths import DATA_DIR
+
+    return (read_yaml(DATA_DIR / "setup.yaml") or {}).get("without_bracket", {})
+
+
+def _setup_record(role: dict, char_id: str, resolve, base_db) -> dict:
+    """The structured setup effect of one roles.json record: its bracket read, plus the facts
+    data/setup.yaml gives for official characters whose bracket does not say them; a setup flag
+    nothing explains is recorded as unmodelled (validate reports it)."""
+    reading = read_brackets(role["ability"], [role["name"]], resolve)
+    setup = reading.effect.as_dict() if reading.effect is not None else {}
+    facts = base_db.setup_without_bracket if base_db else _shipped_setup_facts()
+    if char_id in facts:
+        setup.update(facts[char_id])
+    elif role.get("setup") and not reading.brackets:
+        setup["unmodelled"] = [NO_BRACKET]
+    return setup
 
 
 def _steps(lang: str, base_db, given: dict | None = None) -> dict:

@@ -337,15 +337,18 @@ def make_view(analysis: Analysis, sheet_lang: str = "ko", paper: str = "a4", *, 
 
 
 def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:
-    """The back page: the 5-15 player setup table and a compact night order."""
+    """The back page: the 5-15 player setup table (the base count, and beside it the range over
+    every legal bag where the setup characters change it) and a compact night order."""
+    from scriptforge.rules.report import setup_cell
+
     labels = labels_for(analysis.db, sheet_lang)
     rows = analysis.setup
-    counts_by_team: dict[str, list[str]] = {t: [] for t in PLAYER_TEAMS}
-    for row in rows:
-        for team in PLAYER_TEAMS:
-            lo, hi = row.ranges[COUNT_KEYS[team]]
-            counts_by_team[team].append(f"{lo}–{hi}" if lo != hi else str(lo))
-    return {"nights": nights, "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
-            "setup_note": None,
-            "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
-                             "counts": counts_by_team[t]} for t in PLAYER_TEAMS]}
+    teams = [(t, COUNT_KEYS[t]) for t in PLAYER_TEAMS]
+    changed = any(row.ranges[k] != (row.base[k], row.base[k]) for row in rows for _, k in teams)
+    return {
+        "nights": nights,
+        "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
+        "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
+                         "counts": [setup_cell(row.base[k], row.ranges[k]) for row in rows]} for t, k in teams],
+        "setup_note": labels.get("setup_table_note") if changed else None,
+    }

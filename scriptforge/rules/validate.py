@@ -16,10 +16,11 @@ from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
 from scriptforge.rules.night import missing_from_meta
-from scriptforge.rules.setup import SetupRow, setup_modifiers
+from scriptforge.rules.setup import SetupRow, Shortfall
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.script import Script
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -238,53 +239,81 @@ def _players_text(players: list[int]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _relevant(mods, team: str) -> list[str]:
-    key = COUNT_KEYS[team]
-    out = []
-    for mod in mods:
-        effect = mod.effect
-        if team == "townsfolk":
-            hit = bool(effect.counts) or effect.bag_token == "townsfolk" or bool(effect.adds) or not effect.demon_token
-        else:
-            hit = key in effect.counts or any(a for a in effect.adds) or (team == "minion" and not effect.demon_token)
-        if hit:
-            out.append(mod.character)
-    return out
-
-
-def count_findings(script, table: Sequence[SetupRow]) -> list[Finding]:
+def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]:
+    """Team counts, and what the setup table's bags (rules.setup) say the script cannot fill."""
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
                    None, **counts)]
-    mods = setup_modifiers(script)
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[str, str, int, int], list[int]] = {}  # (code, team, needed, available) -> players
+    who: dict[tuple[str, str, int, int], set[str]] = {}
     for row in table:
+        too_small = False
         for team in PLAYER_TEAMS:
-            available = counts[team]
             base = 1 if team == "demon" else row.base[COUNT_KEYS[team]]
-            lo, hi = row.demand[team]
-            if base > available:
-                groups.setdefault(("team-too-small", team, base), []).append(row.players)
-            elif lo > available:
-                groups.setdefault(("setup-impossible", team, lo), []).append(row.players)
-            elif hi > available:
-                groups.setdefault(("setup-shortfall", team, hi), []).append(row.players)
-    for (code, team, needed), players in groups.items():
-        available = counts[team]
+            if base > counts[team]:
+                groups.setdefault(("team-too-small", team, base, counts[team]), []).append(row.players)
+                too_small = True
+        if not row.feasible:
+            if not too_small:  # the base fits every team, yet no bag does
+                gap = min(row.shortfalls, default=None, key=lambda s: (
+                    s.needed <= row.base[COUNT_KEYS[s.team]], s.needed - s.available, s.team))  # setup-made first
+                team, needed, available = (gap.team, gap.needed, gap.available) if gap else ("demon", 1, counts["demon"])
+                groups.setdefault(("setup-impossible", team, needed, available), []).append(row.players)
+            continue
+        for char_id, gap in _unusable(row).items():
+            key: tuple[str, str, int, int] = ("setup-shortfall", gap.team, gap.needed, gap.available)
+            if row.players not in groups.setdefault(key, []):
+                groups[key].append(row.players)
+            who.setdefault(key, set()).add(char_id)
+    order = {c.id: i for i, c in enumerate(script.characters)}
+    for key, players in groups.items():
+        code, team, needed, available = key
         plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
         data = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":
             message = f"{needed} {plural} are needed {at} but the script has {available}"
+        elif code == "setup-impossible":
+            message = (f"no bag can be filled {at}: at least {needed} {plural} are needed but the script "
+                       f"has {available}")
         else:
-            who = _relevant(mods, team)
-            data["characters"] = who
-            by = f" ({', '.join(who)})" if who else ""
-            if code == "setup-impossible":
-                message = f"at least {needed} {plural} are needed {at}{by} but the script has {available}"
-            else:
-                message = f"up to {needed} {plural} can be needed {at}{by} but the script has {available}"
+            names = sorted(who[key], key=lambda i: order.get(i, len(order)))
+            data["characters"] = names
+            message = (f"{', '.join(names)} cannot be in play {at}: every such bag needs {needed} {plural} "
+                       f"but only {available} of the script's can be in it")
         out.append(finding(code, message, None, **data))
+    return out + unmodelled_findings(script)
+
+
+def _unusable(row: SetupRow) -> dict[str, Shortfall]:
+    """The setup characters that are in no bag the script can fill at this count, each with the
+    bag that came closest. Only shortages the setup characters make count: a bag short of what
+    the base itself asks for is not their doing."""
+    usable = {i for bag in row.bags for i in bag.in_play}
+    out: dict[str, Shortfall] = {}
+    for gap in row.shortfalls:
+        if gap.needed <= row.base[COUNT_KEYS[gap.team]]:
+            continue
+        for char_id in gap.bag.in_play:
+            seen = out.get(char_id)
+            if char_id not in usable and (seen is None or (len(gap.bag.in_play), gap.needed - gap.available)
+                                          < (len(seen.bag.in_play), seen.needed - seen.available)):
+                out[char_id] = gap
+    return out
+
+
+def unmodelled_findings(script: "Script") -> list[Finding]:
+    """Setup effects the counts leave out (a clause already reported when the script was read is
+    not reported again)."""
+    told = {f.data.get("character") for f in script.problems if f.code == "setup-bracket-unknown"}
+    out = []
+    for ch in script.characters:
+        if ch.setup is None or not ch.setup.unmodelled or ch.id in told:
+            continue
+        clauses = "; ".join(ch.setup.unmodelled)
+        out.append(finding("setup-unmodelled", f"'{ch.id}': its setup effect is not counted ({short(clauses)}); "
+                                               f"check the setup table by hand", script.paths.get(ch.id),
+                           character=ch.id, clauses=list(ch.setup.unmodelled)))
     return out
 
 
