@@ -14,7 +14,7 @@ from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
-from scriptforge.fileio import atomic_write_bytes
+from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
@@ -155,7 +155,14 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     every data file, schema and loader module: the same bytes always get the same verdict, so
     only a change (or a new version) pays for parsing and validating again.
     """
-    key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
+    roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    for root in roots:
+        try:
+            finish_journal(root)
+        except OSError as exc:
+            raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
+                            where=str(root)) from None
+    key = _content_key(roots)
     cached = cache_dir("database") / f"{key}.pickle"
     try:
         db = pickle.loads(cached.read_bytes())
@@ -168,7 +175,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
-        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except OSError:
         pass  # a read-only home only costs speed
     return checked

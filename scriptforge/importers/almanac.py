@@ -10,8 +10,9 @@ Three layouts are understood, told apart by their content:
   ability, flavor and overview; the name is the character named right after the quoted
   ability in the overview.
 
-Every text is passed through the language's glossary, so variant spellings become the
-established terms.
+Every text but flavor is passed through the language's glossary, so variant spellings become
+the established terms (only the entries whose variants are wrong in that kind of text); flavor
+is the author's prose and is kept as written.
 """
 
 from dataclasses import dataclass, field
@@ -21,8 +22,8 @@ from typing import NoReturn
 
 from scriptforge.datafiles import validate
 from scriptforge.errors import InputError
+from scriptforge.fileio import dump_json, dump_yaml, locked, refuse_to_overwrite, write_files
 from scriptforge.userfiles import check_option, read_text, read_yaml
-from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.names import name_key, normalize_id
 from scriptforge.rules.findings import short
@@ -111,7 +112,7 @@ class _Parser:
             parts = [p.strip() for p in byline[0].split(" · ")]
             almanac.author = parts[1] if len(parts) > 1 else None
         else:
-            almanac.description = "\n\n".join(self._clean(text) for _, text in lines)
+            almanac.description = "\n\n".join(self._clean(text, "overview") for _, text in lines)
 
     def _has_names(self, chunk) -> bool:
         if len(chunk) < 2:
@@ -124,18 +125,18 @@ class _Parser:
         team = TEAM_WORDS[team_word.casefold()]
         plain: list[tuple[int, str]] = []  # (line, text)
         sections: dict[str, list[str]] = {}
-        current = None
+        current, section = None, ""
         for n, text in body:
             key = SECTIONS.get(text.casefold())
             if key:
                 if key in sections:
                     self.fail(n, f"section '{text}' appears twice in one character")
-                current = sections.setdefault(key, [])
+                current, section = sections.setdefault(key, []), key
                 continue
             if current is None:
                 plain.append((n, text))
             else:
-                current.append(self._clean(text.removeprefix("- ").removeprefix("• ")))
+                current.append(self._clean(text.removeprefix("- ").removeprefix("• "), section))
         for key, items in sections.items():
             if not items:
                 self.fail(team_line, f"empty section '{key}' in the character starting here")
@@ -150,15 +151,15 @@ class _Parser:
             char_id, name = self._identify(plain[2][1], plain[2][0])
         texts: dict[str, str | list[str]] = {
             "name": name,
-            "ability": self._clean(plain[0][1]),
-            "flavor": self._clean(plain[1][1]),
-            "overview": "\n\n".join(self._clean(t) for _, t in plain[2:]),
+            "ability": self._clean(plain[0][1], "ability"),
+            "flavor": plain[1][1],
+            "overview": "\n\n".join(self._clean(t, "overview") for _, t in plain[2:]),
         }
         texts.update(sections)
         return Entry(char_id, team, team_line, texts)
 
-    def _clean(self, text: str) -> str:
-        return apply_glossary(text, self.terms)[0]
+    def _clean(self, text: str, kind: str) -> str:
+        return apply_glossary(text, self.terms, kind)[0]
 
     def _resolve(self, heading: str, line: int) -> tuple[str, str]:
         char_id = self.names.get(name_key(heading))
@@ -205,20 +206,31 @@ def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
         path = Path(out_dir) / "characters" / f"{entry.id}.yaml"
         current = (read_yaml(path) or {}) if path.exists() else {}
         if not isinstance(current, dict):
-            raise InputError("an existing character file here is not a mapping of texts; move it away or fix it",
+            raise InputError("is not a character's texts (a YAML mapping); fix or remove it to import here",
                              where=str(path))
         current.update(entry.texts)
         out[path] = {k: current[k] for k in TEXT_FIELDS if k in current}
     return out
 
 
-def write_almanac(almanac: Almanac, out_dir: Path) -> list[Path]:
-    """Write the almanac's character files into `out_dir`; all are checked before any is written."""
-    files = merged_texts(almanac, out_dir)
-    for path, texts in files.items():
-        validate(texts, "texts", path, record_id=path.stem)
-    for path, texts in files.items():
-        atomic_write_text(path, dump_yaml(texts))
+def write_almanac(almanac: Almanac, out_dir: Path, script: tuple[Path, list] | None = None) -> list[Path]:
+    """Write the almanac's character files into `out_dir` (and the `script` (path, data), if
+    given), all or nothing: everything is checked before anything is written, and a write that
+    is killed half-way is finished by the next import or database load (fileio.write_files, with
+    the journal and the lock in `out_dir`'s parent: a data folder when `out_dir` is data/<lang>)."""
+    root = Path(out_dir).resolve().parent
+    targets = [Path(out_dir) / "characters" / f"{entry.id}.yaml" for entry in almanac.entries]
+    if script:
+        targets.append(script[0])
+    refuse_to_overwrite(targets, [almanac.path])
+    with locked(root):
+        files = merged_texts(almanac, out_dir)
+        for path, texts in files.items():
+            validate(texts, "texts", path, record_id=path.stem)
+        data = {path: dump_yaml(texts).encode("utf-8") for path, texts in files.items()}
+        if script:
+            data[script[0]] = dump_json(script[1]).encode("utf-8")
+        write_files(data, root)
     return list(files)
 
 
