@@ -276,3 +276,13 @@ def test_a_record_separator_in_an_error_does_not_split_it(runner, tmp_path, data
     assert result.exit_code == 2
     line = one_error_line(result, f"{po}:7:")
     assert "\\x1e\\u2028" in line and "\x1e" not in line and "\u2028" not in line
+
+
+def test_an_empty_reminder_label_in_a_translation_is_named_in_the_input(runner, tmp_path):
+    # found by benchmarks/fuzz_long.py: the error named pk/ko/reminders.yaml, a file of the pack
+    # being built, instead of the place in the user's file
+    source = write(tmp_path / "t.json", json.dumps({"roles": {"imp": {"name": "임프"}}, "reminders": {"imp": [""]}}))
+    result = runner.invoke(main, ["pack", "import", str(source), "--lang", "ko", "--out", str(tmp_path / "pk")])
+    assert result.exit_code == 2
+    one_error_line(result, f"{source}: translation file, /reminders/imp")
+    assert not (tmp_path / "pk").exists()
