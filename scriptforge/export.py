@@ -11,7 +11,7 @@ the chosen language falls back to the other language, with a warning. `_meta` is
 
 from dataclasses import dataclass, field
 
-from scriptforge.names import LANGUAGES
+from scriptforge.languages import default, fallback_chain
 from scriptforge.rules.jinxes import script_jinxes
 
 # the official schema's limits (script-schema.json)
@@ -24,11 +24,7 @@ class Export:
     warnings: list[str] = field(default_factory=list)
 
 
-def _other(lang: str) -> list[str]:
-    return [lang, *(l for l in LANGUAGES if l != lang)]
-
-
-def export_script(script, db, lang: str = "ko") -> Export:
+def export_script(script, db, lang: str = default("sheet")) -> Export:
     """The script as official-format JSON data with full character objects in `lang`."""
     out = Export([])
     if script.meta:
@@ -36,8 +32,7 @@ def export_script(script, db, lang: str = "ko") -> Export:
     fallback = []
     pairs = script_jinxes(script, db)
     for ch in script.characters:
-        texts = next((ch.texts[l] for l in _other(lang) if l in ch.texts), None)
-        text_lang = next((l for l in _other(lang) if l in ch.texts), lang)
+        texts, text_lang = ch.texts_for(lang)
         if text_lang != lang:
             fallback.append(ch.id)
         obj: dict = {"id": ch.id, "name": texts.name if texts else ch.id, "team": ch.team}
@@ -49,7 +44,7 @@ def export_script(script, db, lang: str = "ko") -> Export:
         for night, key in (("first_night", "firstNight"), ("other_nights", "otherNight")):
             position = db.night_position(ch.id, night) if not ch.homebrew else ch.night.get(night)
             obj[key] = position or 0
-            reminder = _night_text(ch, night, lang)
+            reminder, _ = ch.night_reminder(night, lang)
             if reminder and obj[key]:
                 obj[f"{key}Reminder"] = reminder
         for key, tokens in (("reminders", ch.reminders), ("remindersGlobal", ch.reminders_global)):
@@ -71,17 +66,8 @@ def export_script(script, db, lang: str = "ko") -> Export:
     return out
 
 
-def _night_text(ch, night: str, lang: str) -> str | None:
-    key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
-    for l in _other(lang):
-        t = ch.texts.get(l)
-        if t and getattr(t, key):
-            return getattr(t, key)
-    return None
-
-
 def _label(db, token: str, lang: str) -> str:
-    for l in _other(lang):
+    for l in fallback_chain(lang):
         label = db.reminder_labels.get(l, {}).get(token)
         if label:
             return label[:30]

@@ -24,7 +24,8 @@ import tempfile
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import dump_yaml
-from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
+from scriptforge.languages import codes, official
+from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
 from scriptforge.rules.brackets import read_brackets
 
 FORMAT = 1
@@ -158,8 +159,8 @@ def read_source(path: Path, lang: str | None = None) -> Source:
     if kind == "translation":
         if lang is None:
             raise InputError("a translation file needs --lang (the language of its texts)", where=str(path))
-        if lang not in LANGUAGES:
-            raise InputError(f"language '{lang}' is not one of {', '.join(LANGUAGES)}", where=str(path))
+        if lang not in codes():
+            raise InputError(f"language '{lang}' is not one of {', '.join(codes())}", where=str(path))
     return Source(path, kind, data, hashlib.sha256(raw).hexdigest(), lang if kind == "translation" else None)
 
 
@@ -574,16 +575,16 @@ def _stale(db, units) -> list[dict]:
             key, ours = f"jinx.{jinx.key}", jinx.texts
         elif key.startswith("reminder."):
             token = key.split(".", 1)[1]
-            ours = {lang: db.reminder_labels.get(lang, {}).get(token) for lang in LANGUAGES}
+            ours = {lang: db.reminder_labels.get(lang, {}).get(token) for lang in db.languages}
         else:
             char_id, fld = key.split(".", 1)
             ch = db.characters.get(char_id)
             ours = {lang: getattr(t, fld, None) for lang, t in (ch.texts.items() if ch else ())}
-        for lang in LANGUAGES:
-            if lang == "en" or not ours.get(lang):
+        for lang in db.languages:
+            if lang == official() or not ours.get(lang):
                 continue
             recorded = db.provenance.get(lang, {}).get(key)
-            if recorded and recorded[0] == "en" and recorded[1] == text_hash(text):
+            if recorded and recorded[0] == official() and recorded[1] == text_hash(text):
                 continue  # already translated from this very text
             out.append({"unit": key, "lang": lang, "recorded": bool(recorded),
                         "reason": "translated from an older English text" if recorded else

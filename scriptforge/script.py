@@ -9,19 +9,17 @@ Only input that is not a script at all (bad JSON, not an array, empty) raises an
 from dataclasses import dataclass, field, replace
 import json
 from pathlib import Path
-import re
 import sys
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError
-from scriptforge.model import TEAMS, Character, Jinx, Texts
+from scriptforge.languages import detect
+from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, Texts
 from scriptforge.names import normalize_id
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short
 
-_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
-_TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
-              "firstNightReminder": "first_night_reminder", "otherNightReminder": "other_night_reminder"}
+_TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 
 
 @dataclass(frozen=True)
@@ -127,10 +125,6 @@ def _suggest(db: Database, name: str) -> list[str]:
     return list(cache[name])
 
 
-def is_korean(text: str) -> bool:
-    return bool(_HANGUL.search(text or ""))
-
-
 class _Reader:
     def __init__(self, db: Database, source: str):
         self.db = db
@@ -218,7 +212,7 @@ class _Reader:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
 
     def _lang(self, strings: dict) -> str:
-        return "ko" if is_korean(" ".join(strings.values())) else "en"
+        return detect(" ".join(strings.values()), self.db.languages)
 
     def _setup(self, ch_id: str, ability: str, names, path: str):
         reading = read_brackets(ability, names, self._resolve_name)
@@ -307,5 +301,5 @@ class _Reader:
             return
         for entry in jinxes:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
-                lang = "ko" if is_korean(entry["reason"]) else "en"
+                lang = detect(entry["reason"], self.db.languages)
                 self.jinxes.append(Jinx(characters=(char_id, entry["id"]), texts={lang: entry["reason"]}))

@@ -15,8 +15,9 @@ import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import Unit, other_language, selected_units
-from scriptforge.names import LANGUAGES, name_key
+from scriptforge.l10n.units import Unit, selected_units, source_language, unit_languages
+from scriptforge.languages import detect, writing_systems
+from scriptforge.names import name_key
 from scriptforge.rules.findings import SEVERITIES
 
 
@@ -66,11 +67,11 @@ class Context:
     """What every check reads: the BotC database (None: not checked), the other games
     (id -> GameDatabase), their units and the languages being checked."""
 
-    def __init__(self, db, langs=LANGUAGES, games=None):
+    def __init__(self, db, langs=None, games=None):
         self.db = db
         self.games = dict(games or {})
-        self.langs = tuple(langs)
         self.units = selected_units(db, self.games)
+        self.langs = tuple(langs) if langs is not None else unit_languages(db, self.units)
         # lang -> glossary terms, per game; no other game has a glossary today
         self.glossaries = {"botc": db.glossary} if db is not None else {}
 
@@ -113,12 +114,9 @@ def missing(ctx: Context) -> Iterable[Finding]:
     """A text the other language has and this one does not."""
     for unit in ctx.units:
         for lang in ctx.langs:
-            if unit.text(lang) is None and unit.text(other_language(lang)) is not None:
-                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text "
-                                  f"({other_language(lang)} has one)", unit)
-
-
-_LETTER = re.compile(r"[A-Za-z가-힣]")
+            source = source_language(unit, lang, ctx.db)
+            if unit.text(lang) is None and source is not None:
+                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text ({source} has one)", unit)
 
 
 @check("untranslated", "error")
@@ -126,11 +124,12 @@ def untranslated(ctx: Context) -> Iterable[Finding]:
     """A text identical to the other language's text (copied, not translated)."""
     for unit in ctx.units:
         for lang in ctx.langs:
-            mine, theirs = unit.flat(lang), unit.flat(other_language(lang))
-            if mine and mine == theirs and _LETTER.search(mine) and source_of(ctx.db, unit, lang) != "-":
-                if lang == "ko" and not re.search(r"[가-힣]", mine) or lang == "en" and re.search(r"[가-힣]", mine):
+            source = source_language(unit, lang, ctx.db)
+            mine, theirs = unit.flat(lang), unit.flat(source) if source else None
+            if mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
+                if detect(mine, (lang, source)) != lang:
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
-                                      f"{other_language(lang)} ('{_short(mine)}')", unit)
+                                      f"{source} ('{_short(mine)}')", unit)
 
 
 @check("stale", "error")
@@ -156,10 +155,10 @@ def night_marker(ctx: Context) -> Iterable[Finding]:
     for unit in ctx.units:
         if unit.game != "botc" or unit.group != "ability" or len(unit.texts) < 2:
             continue
-        counts = {lang: unit.text(lang).count("*") for lang in LANGUAGES}
+        counts = {lang: text.count("*") for lang, text in unit.texts.items()}
         for lang in ctx.langs:
-            other = other_language(lang)
-            if counts[lang] < counts[other]:
+            other = source_language(unit, lang, ctx.db)
+            if lang in counts and other in counts and counts[lang] < counts[other]:
                 yield ctx.finding("night-marker", lang, f"{unit.key}: the {other} ability has {counts[other]} "
                                   f"night '*' marker(s), this one {counts[lang]} (write 'each night*' / "
                                   f"'매일 밤*' where the ability skips the first night)", unit,
@@ -483,7 +482,7 @@ def unbalanced(ctx: Context) -> Iterable[Finding]:
 # -- running ---------------------------------------------------------------------------------------
 
 
-def run_checks(db, langs=LANGUAGES, ignore=(), select=None, games=None) -> list[Finding]:
+def run_checks(db, langs=None, ignore=(), select=None, games=None) -> list[Finding]:
     """Every finding of the selected checks (all by default, minus `ignore`) for `langs`.
 
     `db` is the BotC database (None: not checked); `games` maps other games' ids to their

@@ -17,9 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scriptforge.model import COUNT_KEYS, Character
-from scriptforge.names import LANGUAGES
-from scriptforge.render.views import SHEET_LANGUAGES, TEAM_COLOURS, Icon, SheetView, labels_for, make_view
+from scriptforge.describe import setup_description
+from scriptforge.languages import default, split_pair, translation_source
+from scriptforge.model import Character, pick_text
+from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
 
 TEXT_SECTIONS = ("ability", "flavor", "overview", "how_to_run", "examples")  # the seeds' order
 _LIST_SECTIONS = ("how_to_run", "examples")
@@ -31,7 +32,7 @@ class Section:
     title: str
     paragraphs: list[str]
     fallback: bool = False  # taken from the other language
-    lang: str = "ko"  # the language of these paragraphs (for the HTML lang attribute)
+    lang: str = ""  # the language of these paragraphs (for the HTML lang attribute)
 
     @property
     def is_list(self) -> bool:
@@ -91,7 +92,7 @@ class AlmanacView:
     contents: list[ContentsEntry] = field(default_factory=list)
     characters: list[CharacterPage] = field(default_factory=list)
     fallback: list[str] = field(default_factory=list)  # names of characters printed partly in another language
-    other_lang: str = "en"
+    other_lang: str = ""  # the language most fallbacks come from
     scale: float = 1.0
 
     def icons(self) -> list[Icon]:
@@ -119,94 +120,40 @@ class AlmanacView:
 # -- pieces ----------------------------------------------------------------------------------
 
 
-def _other(lang: str) -> str:
-    return next(l for l in LANGUAGES if l != lang)
-
-
 def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
     """Every text section the database has for `ch`, in the seeds' order; a section missing in
-    `lang` comes from the other language (marked). Nothing for a section nobody wrote."""
-    own = ch.text(lang)
-    others = [t for l, t in ch.texts.items() if l != lang]
-    other_lang = next((l for l in ch.texts if l != lang), _other(lang))
+    `lang` comes from the next language along the fallbacks (marked). Nothing for a section
+    nobody wrote."""
     out = []
     for key in TEXT_SECTIONS:
-        value, fallback = (getattr(own, key) if own else None), False
-        if not value:
-            value = next((getattr(t, key) for t in others if getattr(t, key)), None)
-            fallback = bool(value)
-        if not value:
+        value, used = ch.field(key, lang)
+        if not value or used is None:
             continue
-        paragraphs = list(value) if key in _LIST_SECTIONS else [value]
-        out.append(Section(key, labels.get(key, key), paragraphs, fallback, other_lang if fallback else lang))
+        paragraphs = list(value) if key in _LIST_SECTIONS else [str(value)]
+        out.append(Section(key, labels.get(key, key), paragraphs, used != lang, used))
     return out
-
-
-def _night_text(ch: Character, night: str, lang: str) -> tuple[str | None, bool]:
-    key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
-    own = ch.text(lang)
-    if own is not None and getattr(own, key):
-        return getattr(own, key), False
-    for texts in ch.texts.values():
-        if getattr(texts, key):
-            return getattr(texts, key), True
-    return None, False
-
-
-def _count(value: tuple[int, int], lang: str) -> str:
-    lo, hi = value
-    if lo == hi:
-        return f"{lo:+d}"
-    return f"{lo:+d}~{hi:+d}" if lang == "ko" else f"{lo:+d} or {hi:+d}" if hi - lo == 1 else f"{lo:+d} to {hi:+d}"
 
 
 def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None) -> str | None:
     """The setup effect in words, e.g. "-1 Outsider" / "외지인 -1명"; None for no effect."""
-    effect = ch.setup
-    if effect is None:
+    if ch.setup is None:
         return None
     names = names or {}
-    teams = (db.ui.get(lang) or {}).get("teams", {})
-    singular = {COUNT_KEYS[t]: teams.get(t, {}).get("name", t) for t in COUNT_KEYS}
-    plural = {COUNT_KEYS[t]: teams.get(t, {}).get("plural", t) for t in COUNT_KEYS}
-    own_name = names.get(ch.id) or ch.name(lang)
-    parts = []
-    for key, span in effect.counts.items():
-        if lang == "ko":
-            parts.append(f"{singular[key]} {_count(span, lang)}명")
-        else:
-            many = max(abs(span[0]), abs(span[1])) != 1
-            parts.append(f"{_count(span, lang)} {(plural if many else singular)[key]}")
-    if not effect.demon_token:
-        parts.append("악마 토큰을 주머니에 넣지 않음" if lang == "ko" else "no Demon token in the bag")
-    if effect.extra_copies:
-        span = _count(effect.extra_copies, lang)
-        parts.append(f"{own_name} {span}명 추가" if lang == "ko" else f"{span} extra {own_name}")
-        if effect.extra_copies_drunk:
-            parts.append(f"그중 {effect.extra_copies_drunk}명은 취함" if lang == "ko"
-                         else f"{effect.extra_copies_drunk} of the extras is drunk")
-    for added in effect.adds:
-        other = names.get(added) or (db.characters[added].name(lang) if added in db.characters else added)
-        parts.append(f"{other} 추가" if lang == "ko" else f"adds the {other}")
-    if effect.evil_townsfolk:
-        parts.append(f"{singular['townsfolk']} {effect.evil_townsfolk}명이 악한 팀" if lang == "ko"
-                     else f"{effect.evil_townsfolk} {singular['townsfolk']} is evil")
-    if effect.bag_token:
-        token = singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token), effect.bag_token)
-        parts.append(f"이 캐릭터 대신 {token} 토큰을 주머니에 넣음" if lang == "ko"
-                     else f"a {token} token goes in the bag instead")
-    return ", ".join(parts) or None
+    return setup_description(
+        ch.setup, db, lang, names.get(ch.id) or ch.name(lang),
+        lambda other: names.get(other) or (db.characters[other].name(lang) if other in db.characters else other),
+    ) or None
 
 
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
     tokens = (*ch.reminders, *ch.reminders_global)
     if not tokens:
         return None
-    table, other = db.reminder_labels.get(lang) or {}, db.reminder_labels.get(_other(lang)) or {}
     counts = Counter(tokens)
     out = []
     for token in dict.fromkeys(tokens):
-        label = table.get(token) or other.get(token) or token  # a homebrew token is its own label
+        label = pick_text({l: t[token] for l, t in db.reminder_labels.items() if token in t}, lang) \
+            or token  # a homebrew token is its own label
         out.append(f"{label} ×{counts[token]}" if counts[token] > 1 else label)
     return " · ".join(out)
 
@@ -216,8 +163,9 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
     for night in ("first_night", "other_nights"):
         ids = order.order(night)
         if ch.id in ids:
-            text, fallback = _night_text(ch, night, lang)
-            facts.append(Fact(night, labels.get(night, night), text or "", f"#{ids.index(ch.id) + 1}", fallback))
+            text, used = ch.night_reminder(night, lang)
+            facts.append(Fact(night, labels.get(night, night), text or "", f"#{ids.index(ch.id) + 1}",
+                              used not in (None, lang)))
         else:
             facts.append(Fact(night, labels.get(night, night), labels.get("does_not_wake", "—")))
     tokens = _reminder_tokens(ch, db, lang)
@@ -237,19 +185,18 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 # -- the whole almanac -----------------------------------------------------------------------
 
 
-def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: Path | None = None) -> AlmanacView:
+def almanac_view(script, db, lang: str = default("sheet"), paper: str = "a4", *, icons_dir: Path | None = None) -> AlmanacView:
     """The almanac of `script` in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
     from scriptforge.rules.night import night_order
     from scriptforge.rules.order import sheet_order
 
-    text_lang, _ = SHEET_LANGUAGES[lang]
+    text_lang, _ = split_pair(lang)
     sheet = make_view(script, db, lang, paper, back=True, icons_dir=icons_dir)
     labels = dict(labels_for(db, lang))
     order = night_order(script, db)
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
-    team_titles = {t: (db.ui.get(text_lang) or {}).get("teams", {}).get(t, {}).get("name", t.title())
-                   for t in TEAM_COLOURS}
-    editions = (db.ui.get(text_lang) or {}).get("editions", {})
+    team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}
+    editions = db.word(text_lang, "editions") or {}
 
     pages, fallback = [], []
     for ch in sheet_order(script):
@@ -275,7 +222,7 @@ def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: 
         lang=lang, html_lang=text_lang, paper=paper, title=sheet.title, author=sheet.author,
         byline=sheet.byline, description=description.strip() if isinstance(description, str) and description.strip()
         else None, labels=labels, sheet=sheet, contents=contents, characters=pages, fallback=fallback,
-        other_lang=_other(text_lang))
+        other_lang=translation_source(text_lang, db.languages) or text_lang)
 
 
 def _edition(edition: str, team_title: str | None) -> str | None:
@@ -302,12 +249,14 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
     return renderer.render_document(view, "almanac.html.j2", fmt, base_dir, view.icons())
 
 
-def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+def build_almanac(script_path, db, renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
                   fmt: str = "pdf"):
     """Read one script, render its almanac and write it; a ``BuildResult``."""
     from scriptforge.render.build import BuildResult, write_rendered
+    from scriptforge.render.pdf import require_printable
     from scriptforge.script import read_script
 
+    require_printable(lang)
     script = read_script(script_path, db)
     view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
     result = BuildResult(script=Path(script_path))

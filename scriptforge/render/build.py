@@ -12,7 +12,8 @@ from typing import Callable
 
 from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_bytes
-from scriptforge.render.pdf import Renderer, Rendered
+from scriptforge.languages import default
+from scriptforge.render.pdf import Renderer, Rendered, require_printable
 from scriptforge.render.views import make_view
 
 
@@ -64,11 +65,12 @@ def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
     return written
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
           fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
     """Read one script, render it and write the output(s)."""
     from scriptforge.script import read_script
 
+    require_printable(lang)
     script = read_script(script_path, db)
     view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
                      icons_dir=renderer.icons_dir)

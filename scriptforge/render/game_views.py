@@ -19,7 +19,7 @@ from pathlib import Path
 
 from scriptforge.errors import InputError
 from scriptforge.games import GameDatabase, Role, ability_conditions, load_game
-from scriptforge.render.views import SHEET_LANGUAGES
+from scriptforge.languages import default, split_pair
 
 #: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
 GROUP_COLOURS = {
@@ -140,10 +140,10 @@ def _second(item, second: str | None) -> str | None:
     return item.texts[second].name
 
 
-def game_view(gdb: GameDatabase, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
+def game_view(gdb: GameDatabase, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
               night: bool = False) -> GameSheetView:
     """The view model of a game's reference sheet (`sheet`) and/or moderator's sheet (`night`)."""
-    lang, second = SHEET_LANGUAGES[sheet_lang]
+    lang, second = split_pair(sheet_lang)
     texts = gdb.texts[lang]
     labels = dict(gdb.ui[lang]["labels"])
     if gdb.players:
@@ -233,7 +233,7 @@ def game_target(game: str, out: Path | None, fmt: str, suffix: str) -> Path:
     return Path(out)
 
 
-def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
+def build_game(game: str, renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
                fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
                icons_dir=None):
     """Render a game's reference sheet and/or moderator's sheet and write the output(s).

@@ -9,11 +9,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 import re
 
-from scriptforge.model import PLAYER_TEAMS, Character
-
-#: Sheet languages: the language of the texts, and (for ko+en) the language of the small
-#: second name printed beside each character's name.
-SHEET_LANGUAGES = {"ko": ("ko", None), "en": ("en", None), "ko+en": ("ko", "en")}
+from scriptforge.languages import default, split_pair
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character, pick_text
 
 TEAM_COLOURS = {
     "townsfolk": "#1d5aa6",
@@ -204,19 +201,11 @@ def icon_for(ch: Character, name: str, icons_dir: Path | None, image_url: str | 
     return Icon(colour=colour, initial=initial(name), url=url, key=ch.team if ch.team in TEAM_COLOURS else None)
 
 
-def _texts(ch: Character, lang: str):
-    """(texts, fallback): the texts in `lang`, else in the other language we have."""
-    texts = ch.text(lang)
-    if texts is not None:
-        return texts, False
-    other = next(iter(ch.texts.values()), None)
-    return other, True
-
-
 def character_view(ch: Character, sheet_lang: str, icons_dir: Path | None = None,
                    image_url: str | None = None) -> CharacterView:
-    lang, second = SHEET_LANGUAGES[sheet_lang]
-    texts, fallback = _texts(ch, lang)
+    lang, second = split_pair(sheet_lang)
+    texts, used = ch.texts_for(lang)
+    fallback = used != lang
     name = texts.name if texts else ch.id
     ability = texts.ability if texts else ""
     second_name = None
@@ -228,10 +217,9 @@ def character_view(ch: Character, sheet_lang: str, icons_dir: Path | None = None
 
 
 def labels_for(db, sheet_lang: str) -> dict:
-    lang, _ = SHEET_LANGUAGES[sheet_lang]
-    ui = db.ui.get(lang) or db.ui.get("en") or {}
-    labels = dict(ui.get("labels", {}))
-    labels["team_names"] = {t: v["plural"] for t, v in ui.get("teams", {}).items()}
+    lang, _ = split_pair(sheet_lang)
+    labels: dict = db.labels(lang)
+    labels["team_names"] = {t: db.team_name(t, lang, plural=True) for t in TEAMS}
     return labels
 
 
@@ -239,7 +227,7 @@ def byline(labels: dict, lang: str, author: str | None) -> str | None:
     if not author:
         return None
     by = labels.get("by", "by")
-    return f"{author} {by}" if lang == "ko" else f"{by} {author}"
+    return str(labels.get("byline") or "{by} {author}").format(by=by, author=author)
 
 
 def _team_title(labels: dict, team: str) -> str:
@@ -284,7 +272,7 @@ def image_urls(script) -> dict[str, str]:
 # -- the sheet -------------------------------------------------------------------------------
 
 
-def sheet_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, ordered: list[Character],
+def sheet_view(script, db, sheet_lang: str = default("sheet"), paper: str = "a4", *, ordered: list[Character],
                jinxes=(), djinn_needed: bool = False, icons_dir: Path | None = None,
                title_fallback: str = "") -> SheetView:
     """The character sheet of `script`, with characters in the given (sheet) order.
@@ -292,7 +280,7 @@ def sheet_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, ordered
     `ordered` comes from ``rules.order.sheet_order``; `jinxes` from ``rules.jinxes.script_jinxes``
     (objects or dicts with the two character ids and per-language texts).
     """
-    lang, _ = SHEET_LANGUAGES[sheet_lang]
+    lang, _ = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
     images = _image_urls(script)
     views = {ch.id: character_view(ch, sheet_lang, icons_dir, images.get(ch.id)) for ch in ordered}
@@ -310,7 +298,7 @@ def sheet_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, ordered
         a, b, texts = _jinx_parts(jinx)
         if a not in views or b not in views:
             continue
-        text = texts.get(lang) or next(iter(texts.values()), "")
+        text = pick_text(texts, lang) or ""
         jinx_views.append(JinxView(first=views[a], second=views[b], text=text))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
@@ -336,7 +324,7 @@ def _jinx_parts(jinx):
         chars = jinx.get("characters") or (jinx.get("a"), jinx.get("b"))
         texts = jinx.get("texts") or {}
         if not texts and "text" in jinx:
-            texts = {"en": jinx["text"]}
+            texts = {default("text"): jinx["text"]}
         return chars[0], chars[1], texts
     chars = getattr(jinx, "characters", None)
     if chars is None and hasattr(jinx, "jinx"):
@@ -356,7 +344,7 @@ def night_views(db, sheet_lang: str, first_night: list[str], other_nights: list[
     minioninfo, demoninfo and dawn included). `reminders`, when given, maps night -> id -> text
     (or lang -> text) as the night engine computed them; otherwise the database texts are used.
     """
-    lang, second = SHEET_LANGUAGES[sheet_lang]
+    lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
     out = []
     for night, ids in (("first_night", first_night), ("other_nights", other_nights)):
@@ -365,9 +353,8 @@ def night_views(db, sheet_lang: str, first_night: list[str], other_nights: list[
             given = _given_reminder(reminders, night, item_id, lang)
             if item_id in db.steps:
                 step = db.steps[item_id]
-                name = step.names.get(lang) or next(iter(step.names.values()), item_id)
-                text = given if given is not None else (getattr(step, night).get(lang)
-                                                        or next(iter(getattr(step, night).values()), ""))
+                name = step.name(lang)
+                text = given if given is not None else (step.reminder(night, lang) or "")
                 second_name = step.names.get(second) if second else None
                 steps.append(StepView(id=item_id, name=name, text=text, team="step",
                                       icon=Icon(colour=STEP_COLOURS.get(item_id, "#555555"),
@@ -379,10 +366,7 @@ def night_views(db, sheet_lang: str, first_night: list[str], other_nights: list[
             if ch is None:
                 continue
             view = character_view(ch, sheet_lang, icons_dir, (images or {}).get(item_id))
-            texts, _ = _texts(ch, lang)
-            text = given if given is not None else (
-                (getattr(texts, f"{'first_night' if night == 'first_night' else 'other_night'}_reminder")
-                 if texts else None) or "")
+            text = given if given is not None else (ch.night_reminder(night, lang)[0] or "")
             steps.append(StepView(id=item_id, name=view.name, text=text, icon=view.icon,
                                   second_name=view.second_name, team=ch.team))
         out.append(NightView(id=night, title=labels.get(night, night), steps=steps))
@@ -419,7 +403,7 @@ def _script_jinxes(script, db):
 def _nights(script, db, sheet_lang: str, icons_dir, images) -> list[NightView]:
     from scriptforge.rules.night import night_order
 
-    lang, _ = SHEET_LANGUAGES[sheet_lang]
+    lang, _ = split_pair(sheet_lang)
     order = night_order(script, db)
     reminders = {}
     entries = getattr(order, "entries", {}) or {}
@@ -431,7 +415,7 @@ def _nights(script, db, sheet_lang: str, icons_dir, images) -> list[NightView]:
                        icons_dir, reminders, images)
 
 
-def make_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
+def make_view(script, db, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
               back: bool = False, night: bool = False, icons_dir: Path | None = None,
               keep_order: bool = False) -> SheetView:
     """The whole printable view of a script: sheet, and optionally back page and night pages."""
@@ -468,7 +452,7 @@ def back_view(script, db, sheet_lang: str, nights: list[NightView]) -> dict:
         players = get("players")
         out["setup"].append(SetupRowView(players=players, counts=[]))
         for team in PLAYER_TEAMS:
-            key = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}[team]
+            key = COUNT_KEYS[team]
             value = (get("ranges") or {}).get(key, (get("base") or {}).get(key))
             if isinstance(value, (list, tuple)):
                 value = f"{value[0]}–{value[1]}" if len(value) == 2 and value[0] != value[1] else value[0]

@@ -6,6 +6,8 @@ the Djinn is not on the script.
 
 from dataclasses import dataclass, field
 
+from scriptforge.model import pick_text
+
 
 @dataclass(frozen=True)
 class JinxRecord:
@@ -14,7 +16,7 @@ class JinxRecord:
     source: str = "database"  # "database" or "script"
 
     def text(self, lang: str) -> str | None:
-        return self.texts.get(lang) or next(iter(self.texts.values()), None)
+        return pick_text(self.texts, lang)
 
     def as_dict(self, lang: str) -> dict:
         return {"characters": list(self.characters), "text": self.text(lang), "source": self.source}

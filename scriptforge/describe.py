@@ -1,0 +1,47 @@
+"""Facts in words, in any language: a setup effect as a phrase ("+1 Outsider, adds the Damsel" /
+"외지인 +1명, 처녀 추가"). The words are the `setup` section of data/<lang>/ui.yaml (falling back
+along the language registry), so a language brings its own word order with no code change.
+"""
+
+from collections.abc import Callable
+
+from scriptforge.model import COUNT_KEYS, SetupEffect
+
+_TEAM_OF = {key: team for team, key in COUNT_KEYS.items()}
+
+
+def setup_description(effect: SetupEffect, db, lang: str, own_name: str,
+                      name_of: Callable[[str], str]) -> str:
+    """Every field of `effect` in words, in `lang`; `own_name` is the character's name (for extra
+    copies of it), `name_of` turns another character's id into its name (for "adds the Damsel")."""
+    def word(key: str) -> str:
+        return str(db.word(lang, "setup", key) or key)
+
+    def team(key: str, plural: bool = False) -> str:
+        team_id = _TEAM_OF.get(key, key)
+        return db.team_name(team_id, lang, plural=plural)
+
+    def span(value: tuple[int, int]) -> str:
+        lo, hi = value
+        if lo == hi:
+            return f"{lo:+d}"
+        return word("span_adjacent" if hi - lo == 1 else "span").format(lo=f"{lo:+d}", hi=f"{hi:+d}")
+
+    parts = []
+    for key, value in effect.counts.items():
+        many = max(abs(value[0]), abs(value[1])) != 1
+        parts.append(word("count_many" if many else "count_one").format(
+            count=span(value), team=team(key), teams=team(key, plural=True)))
+    if not effect.demon_token:
+        parts.append(word("no_demon_token"))
+    if effect.extra_copies:
+        parts.append(word("extra_copies").format(count=span(effect.extra_copies), name=own_name))
+        if effect.extra_copies_drunk:
+            parts.append(word("extra_copies_drunk").format(count=effect.extra_copies_drunk))
+    for added in effect.adds:
+        parts.append(word("adds").format(name=name_of(added)))
+    if effect.evil_townsfolk:
+        parts.append(word("evil_townsfolk").format(count=effect.evil_townsfolk, team=team("townsfolk")))
+    if effect.bag_token:
+        parts.append(word("bag_token").format(team=team(COUNT_KEYS.get(effect.bag_token, effect.bag_token))))
+    return ", ".join(parts)
