@@ -125,6 +125,12 @@ def uses(text: str, system: str) -> bool:
     return any(char in ws for char in text or "")
 
 
+def char_class(system: str) -> str:
+    """The letters of writing system `system` as the inside of a regex character class."""
+    return "".join(f"\\u{lo:04x}-\\u{hi:04x}" if hi <= 0xFFFF else f"\\U{lo:08x}-\\U{hi:08x}"
+                   for lo, hi in registry().writing_systems[system].ranges)
+
+
 def detect(text: str, among: tuple[str, ...] | list[str]) -> str:
     """The language of `text` out of `among` (registry order): the first whose writing systems hold
     every writing system of the text, else the one holding most; `among`'s first when no letter tells."""

@@ -222,11 +222,11 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
         {"first_night": list(base_db.first_night), "other_nights": list(base_db.other_nights)} if base_db else
         {"first_night": [], "other_nights": []})
     if roles:
-        _night_texts(roles, "en", {i: (r.get("firstNightReminder"), r.get("otherNightReminder"))
+        _night_texts(roles, official(), {i: (r.get("firstNightReminder"), r.get("otherNightReminder"))
                                    for i, r in ((normalize_id(r["id"]), r) for r in roles.data)},
                      wakes, out, base_db, set(records))
         if labels_en:
-            out.files["en/reminders.yaml"] = labels_en
+            out.files[f"{official()}/reminders.yaml"] = labels_en
     pairs: list[list[str]] = []
     jinx = by_kind.get(("jinxes", None))
     if jinx:
@@ -246,7 +246,7 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
                 texts[f"{a}-{b}"] = other["reason"]
         out.files["jinxes.yaml"] = {"jinxes": pairs}
         if texts:
-            out.files["en/jinxes.yaml"] = texts
+            out.files[f"{official()}/jinxes.yaml"] = texts
     for (kind, lang), src in sorted(by_kind.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
         if kind == "translation":
             _translation(src, lang, out, records, pairs, wakes, base_db)
@@ -306,7 +306,7 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
         texts = {"name": role["name"], "ability": role["ability"]}
         if role.get("flavor"):
             texts["flavor"] = role["flavor"]
-        out.files[f"en/characters/{char_id}.yaml"] = texts
+        out.files[f"{official()}/characters/{char_id}.yaml"] = texts
     out.files["characters.yaml"] = {"characters": list(records.values())}
     return records
 
@@ -479,13 +479,13 @@ _NIGHT_FIELDS = {"first_night": "first_night_reminder", "other_nights": "other_n
 def _view(files: dict) -> dict:
     """What a diff compares: facts, English texts, night lists, jinxes."""
     chars = {r["id"]: r for r in files.get("characters.yaml", {}).get("characters", [])}
-    texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith("en/characters/")}
-    night_texts = files.get("en/night.yaml") or {}
+    texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith(f"{official()}/characters/")}
+    night_texts = files.get(f"{official()}/night.yaml") or {}
     for night, key in _NIGHT_FIELDS.items():
         for char_id, text in night_texts.get(night, {}).items():
             texts.setdefault(char_id, {})[key] = text
-    labels = files.get("en/reminders.yaml") or {}
-    jinx_texts = files.get("en/jinxes.yaml") or {}
+    labels = files.get(f"{official()}/reminders.yaml") or {}
+    jinx_texts = files.get(f"{official()}/jinxes.yaml") or {}
     jinxes = {frozenset(p): (tuple(p), jinx_texts.get("-".join(p))) for p in files.get("jinxes.yaml", {}).get("jinxes", [])}
     night = files.get("night.yaml")
     return {"characters": chars, "texts": texts, "labels": labels, "jinxes": jinxes, "night": night}

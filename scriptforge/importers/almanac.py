@@ -22,6 +22,7 @@ from scriptforge.datafiles import read_yaml, validate
 from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
+from scriptforge.languages import official
 from scriptforge.names import name_key, normalize_id
 
 TEAM_WORDS = {
@@ -159,7 +160,7 @@ class _Parser:
     def _resolve(self, heading: str, line: int) -> tuple[str, str]:
         char_id = self.names.get(name_key(heading))
         if char_id is None:
-            if self.lang != "en":
+            if self.lang != official():  # official names are ids; others need the glossary
                 self.fail(line, f"unknown character name '{heading}': add it to the {self.lang} glossary")
             char_id = normalize_id(heading)
         return char_id, self._canonical_name(char_id, heading)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 import re
 
-from scriptforge.languages import default, split_pair
+from scriptforge.languages import char_class, default, split_pair, uses
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character, pick_text
 
 TEAM_COLOURS = {
@@ -134,7 +134,7 @@ class SheetView:
 
 #: U+2060 WORD JOINER: no line break on either side, draws nothing, dropped by text extraction.
 WORD_JOINER = "\u2060"
-_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"
+_HANGUL = char_class("Hang")  # Korean is the writing system set with breaks at spaces only
 # A gap between two non-space characters of which at least one is Hangul.
 _JOIN_GAP = re.compile(f"(?<=[{_HANGUL}])(?=[^\\s{WORD_JOINER}])|(?<=[^\\s{WORD_JOINER}])(?=[{_HANGUL}])")
 
@@ -146,7 +146,7 @@ def keep_words(text: str) -> str:
     break between any two Hangul syllables and ignore keep-all; joined syllables break at spaces.
     Latin text is unchanged; a word too long for its cell still breaks (``overflow-wrap``).
     """
-    if not text or not any("\u1100" <= c <= "\ud7a3" for c in text):
+    if not uses(text, "Hang"):
         return text
     return _JOIN_GAP.sub(WORD_JOINER, text)
 
