@@ -12,10 +12,10 @@ the chosen language falls back to the other language, with a warning. `_meta` is
 from dataclasses import dataclass, field
 
 from scriptforge.languages import default, fallback_chain
+from scriptforge.model import NIGHTS, Texts
+from scriptforge.official import ITEM_LIMITS, character_object, overlong_entry
 from scriptforge.rules.jinxes import script_jinxes
 
-# the official schema's limits (script-schema.json)
-_LIMITS = {"name": 30, "ability": 250, "flavor": 500, "firstNightReminder": 500, "otherNightReminder": 500}
 
 
 @dataclass
@@ -35,30 +35,18 @@ def export_script(script, db, lang: str = default("sheet")) -> Export:
         texts, text_lang = ch.texts_for(lang)
         if text_lang != lang:
             fallback.append(ch.id)
-        obj: dict = {"id": ch.id, "name": texts.name if texts else ch.id, "team": ch.team}
-        if ch.edition:
-            obj["edition"] = ch.edition
-        obj["ability"] = texts.ability if texts else ""
-        if texts and texts.flavor:
-            obj["flavor"] = texts.flavor
-        for night, key in (("first_night", "firstNight"), ("other_nights", "otherNight")):
-            position = db.night_position(ch.id, night) if not ch.homebrew else ch.night.get(night)
-            obj[key] = position or 0
-            reminder, _ = ch.night_reminder(night, lang)
-            if reminder and obj[key]:
-                obj[f"{key}Reminder"] = reminder
-        for key, tokens in (("reminders", ch.reminders), ("remindersGlobal", ch.reminders_global)):
-            if tokens:
-                obj[key] = [_label(db, t, lang) for t in tokens][:20]
-        obj["setup"] = ch.setup is not None
-        jinxes = [{"id": j.characters[1], "reason": j.text(lang)} for j in pairs
-                  if j.characters[0] == ch.id and j.text(lang)]
-        if jinxes:
-            obj["jinxes"] = jinxes
-        for key, limit in _LIMITS.items():
-            if isinstance(obj.get(key), str) and len(obj[key]) > limit:
-                out.warnings.append(f"'{ch.id}': {key} is {len(obj[key])} characters, over the official "
-                                    f"limit of {limit}; the official app may refuse the script")
+        nights = {n: (db.night_position(ch.id, n) if not ch.homebrew else ch.night.get(n)) or 0 for n in NIGHTS}
+        obj = character_object(
+            ch.id, ch.team, texts or Texts(name=ch.id, ability=""), edition=ch.edition, night=nights,
+            reminders={n: ch.night_reminder(n, lang)[0] for n in NIGHTS},
+            labels=[_label(db, t, lang) for t in ch.reminders][:20],
+            global_labels=[_label(db, t, lang) for t in ch.reminders_global][:20],
+            setup=ch.setup is not None,
+            jinxes=[{"id": j.characters[1], "reason": j.text(lang)} for j in pairs
+                    if j.characters[0] == ch.id and j.text(lang)])
+        for problem in overlong_entry(obj, ""):
+            out.warnings.append(f"'{ch.id}': {problem.field} is {problem.length} characters, over the official "
+                                f"limit of {problem.limit}; the official app may refuse the script")
         out.data.append(obj)
     if fallback:
         out.warnings.append(f"{len(fallback)} character(s) have no '{lang}' text and are written in another "
@@ -70,5 +58,5 @@ def _label(db, token: str, lang: str) -> str:
     for l in fallback_chain(lang):
         label = db.reminder_labels.get(l, {}).get(token)
         if label:
-            return label[:30]
-    return token[:30]
+            return label[:ITEM_LIMITS["reminders"]]
+    return token[:ITEM_LIMITS["reminders"]]

@@ -15,6 +15,7 @@ ALIGNMENTS = ("good", "evil")
 TEXT_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
                "first_night_reminder", "other_night_reminder")
 LIST_FIELDS = ("how_to_run", "examples")
+PAGE_FIELDS = TEXT_FIELDS[:6]  # what an almanac page prints of them: all but the night reminders
 NIGHTS = ("first_night", "other_nights")
 #: night -> the text field holding a character's reminder for it
 NIGHT_REMINDER_FIELDS = {"first_night": "first_night_reminder", "other_nights": "other_night_reminder"}
@@ -37,6 +38,11 @@ class Texts:
     first_night_reminder: str | None = None
     other_night_reminder: str | None = None
     translated_from: str | None = None  # the language these texts were translated from; None: originals
+
+    def night_reminder(self, night: str) -> str | None:
+        """The reminder for `night` ("first_night" or "other_nights") in these texts."""
+        value: str | None = getattr(self, NIGHT_REMINDER_FIELDS[night])
+        return value
 
     def as_dict(self) -> dict[str, object]:
         """The fields that have text, in almanac order (absent keys where there is none)."""
@@ -143,8 +149,11 @@ class Character:
     def night_reminder(self, night: str, lang: str) -> tuple[str | None, str | None]:
         """The storyteller's reminder for `night` ("first_night" or "other_nights") in `lang`, else
         along `languages_for`: (text, its language), (None, None) where nobody wrote one."""
-        value, code = self.field(NIGHT_REMINDER_FIELDS[night], lang)
-        return (value if isinstance(value, str) else None), code
+        for code in self.languages_for(lang):
+            text = self.texts[code].night_reminder(night)
+            if text:
+                return text, code
+        return None, None
 
     def name(self, lang: str) -> str:
         """The name in `lang`, else along `languages_for`, else the id."""

@@ -3,7 +3,7 @@
 from scriptforge.database import Database
 from scriptforge.describe import setup_description
 from scriptforge.languages import shown
-from scriptforge.model import NIGHT_REMINDER_FIELDS, TEAMS, Character
+from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, TEAMS, Character
 
 
 def languages(choice: str) -> tuple[str, ...]:
@@ -83,7 +83,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
             block.append(f"“{texts.flavor}”" if not texts.flavor.startswith(("\"", "“")) else texts.flavor)
         if texts.overview:
             block += ["", f"{lab['overview']}:", texts.overview]
-        for key in ("how_to_run", "examples"):
+        for key in LIST_FIELDS:
             items = getattr(texts, key)
             if items:
                 block += ["", f"{lab[key]}:"] + [f"  - {item}" for item in items]

@@ -23,7 +23,9 @@ from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_text, dump_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.languages import official
+from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
 from scriptforge.names import name_key, normalize_id
+from scriptforge.official import character_object
 
 TEAM_WORDS = {
     "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",
@@ -189,7 +191,7 @@ class _Parser:
         return char_id, self._canonical_name(char_id, match.group(1))
 
 
-TEXT_FIELDS = ("name", "aliases", "ability", "flavor", "overview", "how_to_run", "examples")
+TEXT_FIELDS = (PAGE_FIELDS[0], "aliases", *PAGE_FIELDS[1:])
 
 
 def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
@@ -230,16 +232,10 @@ def script_from_almanac(almanac: Almanac, db, name: str | None = None) -> list:
             script.append(entry.id)
             continue
         texts = ch.text(almanac.lang)
-        obj = {"id": entry.id, "name": entry.texts["name"], "team": entry.team, "ability": entry.texts["ability"]}
-        if entry.texts.get("flavor"):
-            obj["flavor"] = entry.texts["flavor"]
-        for night, key in (("first_night", "firstNight"), ("other_nights", "otherNight")):
-            obj[key] = ch.night.get(night, 0)
-            reminder = texts and getattr(texts, f"{night.removesuffix('s')}_reminder")
-            if reminder:
-                obj[f"{key}Reminder"] = reminder
-        if ch.reminders:
-            obj["reminders"] = [db.reminder_labels[almanac.lang].get(r, r) for r in ch.reminders]
-        obj["setup"] = ch.setup is not None
+        obj = character_object(
+            entry.id, entry.team, Texts(name=entry.texts["name"], ability=entry.texts["ability"],
+                                        flavor=entry.texts.get("flavor")),
+            night=ch.night, reminders={n: texts.night_reminder(n) if texts else None for n in NIGHTS},
+            labels=[db.reminder_labels[almanac.lang].get(r, r) for r in ch.reminders], setup=ch.setup is not None)
         script.append(obj)
     return script

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from scriptforge.errors import InputError
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
-from scriptforge.l10n.units import CHAR_FIELDS, LIST_FIELDS, all_units, text_hash
+from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
+from scriptforge.model import LIST_FIELDS
 from scriptforge.languages import official, translation_source
 from scriptforge.names import NIGHT_STEPS
 

@@ -28,11 +28,10 @@ from dataclasses import dataclass
 import hashlib
 
 from scriptforge.languages import codes, fallback_chain, official
+from scriptforge.model import TEXT_FIELDS
 from scriptforge.names import NIGHT_STEPS
 
-CHAR_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
-               "first_night_reminder", "other_night_reminder")
-LIST_FIELDS = ("how_to_run", "examples")
+CHAR_FIELDS = TEXT_FIELDS
 STEP_FIELDS = ("name", "first_night", "other_nights")
 # status groups, in report order
 GROUPS = (*CHAR_FIELDS, "night_steps", "reminder_labels", "jinxes", "ui", "glossary")

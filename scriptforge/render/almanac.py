@@ -19,11 +19,11 @@ from pathlib import Path
 
 from scriptforge.describe import setup_description
 from scriptforge.languages import default, split_pair, translation_source
-from scriptforge.model import Character, pick_text
+from scriptforge.model import LIST_FIELDS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
 
-TEXT_SECTIONS = ("ability", "flavor", "overview", "how_to_run", "examples")  # the seeds' order
-_LIST_SECTIONS = ("how_to_run", "examples")
+TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)
+_LIST_SECTIONS = LIST_FIELDS
 
 
 @dataclass

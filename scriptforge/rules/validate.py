@@ -10,6 +10,7 @@ import json
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
+from scriptforge.official import overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, finding, has_errors, short
 from scriptforge.rules.jinxes import script_jinxes
@@ -20,11 +21,6 @@ SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
 _TEAM_PLURAL = {"townsfolk": "Townsfolk", "outsider": "Outsiders", "minion": "Minions", "demon": "Demons"}
 
-# Official length limits (FACTS.md §1.2), per kind of entry: field -> limit; "[]" marks list items.
-_META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}
-_CHARACTER_LIMITS = {"id": 50, "name": 30, "edition": 50, "ability": 250, "flavor": 500,
-                     "firstNightReminder": 500, "otherNightReminder": 500}
-_LIST_LIMITS = {"reminders": 30, "remindersGlobal": 25}
 
 
 @dataclass(frozen=True)
@@ -170,37 +166,8 @@ def length_findings(data) -> list[Finding]:
     """Texts longer than the official limits (FACTS.md §1.2)."""
     if not isinstance(data, list):
         return []
-    out = []
-
-    def check(value, limit, path, field):
-        if isinstance(value, str) and len(value) > limit:
-            out.append(finding("text-too-long", f"{field} is {len(value)} characters long; the limit is {limit}",
-                               path, field=field, length=len(value), limit=limit))
-
-    for index, item in enumerate(data):
-        base = f"/{index}"
-        if isinstance(item, str):
-            check(item, 20, base, "id")
-        elif isinstance(item, dict):
-            if item.get("id") == "_meta":
-                for key, limit in _META_LIMITS.items():
-                    check(item.get(key), limit, f"{base}/{key}", f"_meta.{key}")
-            elif set(item) <= {"id"}:
-                check(item.get("id"), 20, f"{base}/id", "id")
-            else:
-                for key, limit in _CHARACTER_LIMITS.items():
-                    check(item.get(key), limit, f"{base}/{key}", key)
-                for key, limit in _LIST_LIMITS.items():
-                    if isinstance(item.get(key), list):
-                        for i, label in enumerate(item[key]):
-                            check(label, limit, f"{base}/{key}/{i}", f"{key} item")
-                for key, fields in (("jinxes", {"id": 50, "reason": 500}), ("special", {"value": 50})):
-                    if isinstance(item.get(key), list):
-                        for i, entry in enumerate(item[key]):
-                            if isinstance(entry, dict):
-                                for sub, limit in fields.items():
-                                    check(entry.get(sub), limit, f"{base}/{key}/{i}/{sub}", f"{key}.{sub}")
-    return out
+    return [finding("text-too-long", f"{p.field} is {p.length} characters long; the limit is {p.limit}",
+                    p.pointer, field=p.field, length=p.length, limit=p.limit) for p in overlong(data)]
 
 
 # -- counts and setup --------------------------------------------------------------------------
