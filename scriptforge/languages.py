@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import cache
 import json
 from pathlib import Path
-import unicodedata
 
 from scriptforge.paths import DATA_DIR
 
@@ -40,7 +39,7 @@ class Language:
     native: str  # in the language itself
     writing_systems: tuple[str, ...]
     letters: str  # letters a font must have to set the language (CLDR-style exemplar characters)
-    collation: str  # "casefold" (accents and case ignored first) or "codepoint"
+    collation: str  # how its words sort: "casefold" (accents and case ignored first) or "codepoint"
     fallback: tuple[str, ...]  # where its missing texts are looked for before registry order
 
 
@@ -149,7 +148,7 @@ def unprintable_letters(code: str, coverage: frozenset[int]) -> str:
     return "".join(c for c in get(code).letters if ord(c) not in coverage)
 
 
-# -- fallbacks and sorting -------------------------------------------------------------------------
+# -- fallbacks -------------------------------------------------------------------------
 
 
 def fallback_chain(code: str, source: str | None = None) -> tuple[str, ...]:
@@ -158,18 +157,6 @@ def fallback_chain(code: str, source: str | None = None) -> tuple[str, ...]:
     chain = [code, *([source] if source else []), *(get(code).fallback if code in registry().languages else ()),
              *registry().languages]
     return tuple(dict.fromkeys(chain))
-
-
-def sort_key(code: str):
-    """A key function sorting words the way language `code` orders them."""
-    if get(code).collation == "codepoint":
-        return lambda text: (unicodedata.normalize("NFC", text), text)
-
-    def casefold(text: str) -> tuple[str, str]:
-        plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-        return plain.casefold(), text
-
-    return casefold
 
 
 def present(folder: Path) -> tuple[str, ...]:

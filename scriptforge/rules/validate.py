@@ -10,6 +10,7 @@ import json
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
+from scriptforge.languages import official
 from scriptforge.official import overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, finding, has_errors, short
@@ -19,7 +20,6 @@ from scriptforge.rules.setup import setup_table, setup_modifiers
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
-_TEAM_PLURAL = {"townsfolk": "Townsfolk", "outsider": "Outsiders", "minion": "Minions", "demon": "Demons"}
 
 
 
@@ -218,7 +218,7 @@ def count_findings(script, db) -> list[Finding]:
                 groups.setdefault(("setup-shortfall", team, hi), []).append(row.players)
     for (code, team, needed), players in groups.items():
         available = counts[team]
-        plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
+        plural = db.team_name(team, official(), plural=needed != 1)  # findings are in English
         at = f"at {_players_text(players)} players"
         data = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":
