@@ -167,18 +167,18 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
             facts.append(Fact(night, labels.get(night, night), text or "", f"#{ids.index(ch.id) + 1}",
                               used not in (None, lang)))
         else:
-            facts.append(Fact(night, labels.get(night, night), labels.get("does_not_wake", "—")))
+            facts.append(Fact(night, labels.get(night, night), labels["does_not_wake"]))
     tokens = _reminder_tokens(ch, db, lang)
     if tokens:
-        facts.append(Fact("reminders", labels.get("reminders", "Reminders"), tokens))
+        facts.append(Fact("reminders", labels["reminders"], tokens))
     names = {i: v.name for i, v in views.items()}
     setup = setup_text(ch, db, lang, names)
     if setup:
-        facts.append(Fact("setup", labels.get("setup", "Setup"), setup))
+        facts.append(Fact("setup", labels["setup"], setup))
     for jinx in sheet.jinxes:
         if ch.id in (jinx.first.id, jinx.second.id):
             other = jinx.second if jinx.first.id == ch.id else jinx.first
-            facts.append(Fact("jinx", labels.get("jinxes", "Jinxes"), jinx.text, other.name, icon=other.icon))
+            facts.append(Fact("jinx", labels["jinxes"], jinx.text, other.name, icon=other.icon))
     return facts
 
 
@@ -213,9 +213,9 @@ def almanac_view(script, db, lang: str = default("sheet"), paper: str = "a4", *,
             sections=sections,
             facts=facts, fallback=used_other, homebrew=ch.homebrew))
 
-    contents = [ContentsEntry("sheet", sheet.title or labels.get("script", "Script"), level=0)]
+    contents = [ContentsEntry("sheet", sheet.title or labels["script"], level=0)]
     contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages]
-    contents.append(ContentsEntry("closing", labels.get("night_order", "Night order"), level=0))
+    contents.append(ContentsEntry("closing", labels["night_order"], level=0))
 
     description = script.meta.get("description") if isinstance(script.meta, dict) else None
     return AlmanacView(

@@ -226,7 +226,7 @@ def labels_for(db, sheet_lang: str) -> dict:
 def byline(labels: dict, lang: str, author: str | None) -> str | None:
     if not author:
         return None
-    by = labels.get("by", "by")
+    by = labels["by"]
     return str(labels.get("byline") or "{by} {author}").format(by=by, author=author)
 
 
