@@ -107,6 +107,27 @@ def _packs():
     return active_packs(chosen)
 
 
+def findings_options(command):
+    """`--select` / `--ignore` CODE: codes or code prefixes (repeatable or comma-separated), kept
+    in the context for `_selection`."""
+    def store(ctx, param, value):
+        ctx.meta[f"scriptforge.{param.name}"] = value
+
+    command = click.option("--ignore", multiple=True, metavar="CODE", expose_value=False, callback=store,
+                           help="Leave out findings with this code or code prefix (repeatable).")(command)
+    return click.option("--select", multiple=True, metavar="CODE", expose_value=False, callback=store,
+                        help="Report only findings with these codes or code prefixes (repeatable); "
+                             "'scriptforge explain --list' lists the codes.")(command)
+
+
+def _selection(domain: str):
+    """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
+    from scriptforge.rules.findings import Selection
+
+    meta = click.get_current_context().meta
+    return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
+
+
 def pack_option(command):
     """`--pack DIR|NAME` (repeatable): load these data packs on top of the built-in data in `_db()`."""
     return click.option("--pack", "packs", multiple=True, expose_value=False, is_eager=True,
@@ -301,15 +322,18 @@ def import_almanac(file, lang, out_dir, script_path, name):
 # -- script engine commands
 
 
-def _script(path, db):
+def _analysis(path, db, **options):
+    """The analysis of the script file at `path` ("-": stdin)."""
+    from scriptforge.analysis import analyse
     from scriptforge.script import read_script
 
-    return read_script(path, db)
+    return analyse(read_script(path, db), db, **options)
 
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True)
 @format_option
+@findings_options
 @homebrew_option
 @_fail_cleanly
 def validate(scripts, fmt):
@@ -323,14 +347,15 @@ def validate(scripts, fmt):
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
     from scriptforge.errors import InputError
-    from scriptforge.rules.report import findings_text
+    from scriptforge.rules.findings import findings_text
     from scriptforge.rules.validate import input_error_report, validate_file
 
+    chosen = _selection("script")
     db = _db()
     reports, unreadable = [], False
     for path in scripts:
         try:
-            reports.append(validate_file(path, db))
+            reports.append(validate_file(path, db).selected(chosen))
         except InputError as exc:
             unreadable = True
             click.echo(f"Error: {exc}", err=True)
@@ -340,8 +365,8 @@ def validate(scripts, fmt):
         _print_json({"ok": ok, "findings": [f for r in reports for f in r.as_dict()["findings"]]})
     else:
         for report in reports:
-            if report.script is not None:
-                click.echo("\n".join(findings_text(report)))
+            if report.analysis is not None:
+                click.echo(findings_text(report.findings, report.source))
     sys.exit(2 if unreadable else 0 if ok else 1)
 
 
@@ -359,10 +384,9 @@ def setup(script, players, fmt):
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
     """
     from scriptforge.rules.report import setup_text
-    from scriptforge.rules.setup import setup_table
 
     db = _db()
-    rows = setup_table(_script(script, db), db, players)
+    rows = [row for row in _analysis(script, db).setup if players in (None, row.players)]
     if fmt == "json":
         _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
     else:
@@ -382,16 +406,13 @@ def jinxes(script, lang, fmt):
 
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
-    from scriptforge.rules.jinxes import script_jinxes
     from scriptforge.rules.report import jinxes_text
 
-    db = _db()
-    parsed = _script(script, db)
-    result = script_jinxes(parsed, db)
+    analysis = _analysis(script, _db())
     if fmt == "json":
-        _print_json(result.as_dict(lang))
+        _print_json(analysis.jinxes.as_dict(lang))
     else:
-        click.echo(jinxes_text(result, db, parsed, lang))
+        click.echo(jinxes_text(analysis, lang))
 
 
 @main.command()
@@ -411,11 +432,9 @@ def night(script, players, lang, fmt):
 
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
-    from scriptforge.rules.night import night_order
     from scriptforge.rules.report import night_text
 
-    db = _db()
-    order = night_order(_script(script, db), db, players)
+    order = _analysis(script, _db(), players=players).night
     if fmt == "json":
         _print_json(order.as_dict(lang))
     else:
@@ -436,15 +455,33 @@ def order(script, keep_order, lang, fmt):
 
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
-    from scriptforge.rules.order import sheet_order
     from scriptforge.rules.report import order_text
 
     db = _db()
-    chars = sheet_order(_script(script, db), keep_order=keep_order)
+    chars = _analysis(script, db, keep_order=keep_order).characters
     if fmt == "json":
         _print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
         click.echo(order_text(chars, db, lang))
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--list", "list_all", is_flag=True, help="List every code with its severity and summary.")
+@_fail_cleanly
+def explain(code, list_all):
+    """Explain a finding code: its severity, what it means and what to do about it.
+
+    \b
+    Example:
+        scriptforge explain jinx-without-djinn
+        scriptforge explain --list
+    """
+    from scriptforge.rules.findings import codes_text, explanation
+
+    if list_all or not code:
+        return click.echo(codes_text())
+    click.echo(explanation(code))
 
 
 # -- render commands
@@ -478,7 +515,7 @@ def render_options(command):
 
 def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
-    from scriptforge.render.build import build_all, can_fork, output_target, script_files
+    from scriptforge.pipeline import build_all, can_fork, output_target, script_files
     from scriptforge.render.pdf import Renderer
 
     files = script_files(scripts)
@@ -505,7 +542,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
-    from scriptforge.render.game_views import build_game
+    from scriptforge.pipeline import build_game
     from scriptforge.render.pdf import Renderer
 
     result = build_game(game, Renderer(), out=out, lang=lang, paper=paper, fmt=fmt, sheet=sheet, night=night,
@@ -576,7 +613,7 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
 
 
 def _print_change(change) -> None:
-    click.echo("\n".join(change.lines()))
+    click.echo("\n".join(change.lines(_selection("script"))))
 
 
 @main.command()
@@ -586,6 +623,7 @@ def _print_change(change) -> None:
 @click.option("--author", help="The script's author (_meta.author).")
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+@findings_options
 @_fail_cleanly
 def new(out, characters, name, author, lang, force):
     """Create a script in the official format: _meta first, then plain character ids.
@@ -606,6 +644,7 @@ def new(out, characters, name, author, lang, force):
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("characters", nargs=-1, required=True)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
+@findings_options
 @_fail_cleanly
 def add(script, characters, lang):
     """Add characters to a script; print what changed (teams, new jinxes, setup warnings).
@@ -627,6 +666,7 @@ def add(script, characters, lang):
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("characters", nargs=-1, required=True)
+@findings_options
 @_fail_cleanly
 def remove(script, characters):
     """Remove characters from a script (and from its _meta night lists).
@@ -648,6 +688,7 @@ def remove(script, characters):
 @click.option("--almanac", help="Almanac page URL.")
 @click.option("--bootlegger", multiple=True, help="A homebrew rule shown on the sheet; repeat for several; "
                                                   "--bootlegger '' removes them all.")
+@findings_options
 @_fail_cleanly
 def meta(script, name, author, logo, almanac, bootlegger):
     """Set the script's _meta: name, author, logo, almanac link, bootlegger rules.
@@ -785,12 +826,11 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
 
 @l10n.command("check")
 @click.option("--lang", type=LANG, help="Check one language only (default: both).")
-@click.option("--ignore", multiple=True, metavar="CODE", help="Skip a check (repeatable); codes in docs/l10n-checks.md.")
-@click.option("--select", multiple=True, metavar="CODE", help="Run only these checks (repeatable).")
+@findings_options
 @l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_check(lang, ignore, select, game, fmt):
+def l10n_check(lang, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
@@ -802,10 +842,12 @@ def l10n_check(lang, ignore, select, game, fmt):
 
         scriptforge l10n check --game salem
     """
-    from scriptforge.l10n.checks import findings_text, run_checks
+    from scriptforge.l10n.checks import run_checks
+    from scriptforge.rules.findings import findings_text
 
+    chosen = _selection("l10n")
     db, games = _l10n_selection(game)
-    findings = run_checks(db, (lang,) if lang else None, ignore=ignore, select=select or None,
+    findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
@@ -992,7 +1034,7 @@ def export_command(script, lang, out):
     from scriptforge.fileio import atomic_write_text, dump_json
 
     db = _db()
-    result = export_script(_script(script, db), db, lang)
+    result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:
         click.echo(f"Warning: {script}: {warning}", err=True)
     if out:
@@ -1042,8 +1084,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
 
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
     """
-    from scriptforge.render.almanac import build_almanac
-    from scriptforge.render.build import output_target
+    from scriptforge.pipeline import build_almanac, output_target
     from scriptforge.render.pdf import Renderer
 
     db = _db()

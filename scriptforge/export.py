@@ -11,10 +11,10 @@ the chosen language falls back to the other language, with a warning. `_meta` is
 
 from dataclasses import dataclass, field
 
+from scriptforge.analysis import Analysis
 from scriptforge.languages import default, fallback_chain
 from scriptforge.model import NIGHTS, Texts
 from scriptforge.official import ITEM_LIMITS, character_object, overlong_entry
-from scriptforge.rules.jinxes import script_jinxes
 
 
 
@@ -24,13 +24,14 @@ class Export:
     warnings: list[str] = field(default_factory=list)
 
 
-def export_script(script, db, lang: str = default("sheet")) -> Export:
+def export_script(analysis: Analysis, lang: str = default("sheet")) -> Export:
     """The script as official-format JSON data with full character objects in `lang`."""
+    script, db = analysis.script, analysis.db
     out = Export([])
     if script.meta:
         out.data.append(dict(script.meta))
     fallback = []
-    pairs = script_jinxes(script, db)
+    pairs = analysis.jinxes
     for ch in script.characters:
         texts, text_lang = ch.texts_for(lang)
         if text_lang != lang:

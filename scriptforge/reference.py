@@ -4,6 +4,7 @@ from scriptforge.database import Database
 from scriptforge.describe import setup_description
 from scriptforge.languages import shown
 from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, TEAMS, Character
+from scriptforge.rules.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:
@@ -109,7 +110,8 @@ def search_rows(db: Database, text: str, langs) -> list[dict]:
 
 def check_summary(db: Database | None, problems) -> dict:
     """Counts per team and language plus every problem, for `db check`."""
-    summary = {"ok": not problems, "problems": [str(p) for p in problems]}
+    summary: dict = {"ok": not problems, "problems": [str(p) for p in problems],
+                     "findings": [finding(p.code, str(p)).as_dict() for p in problems]}
     if db is not None:
         summary["characters"] = len(db.characters)
         summary["teams"] = {t: sum(1 for c in db.characters.values() if c.team == t) for t in TEAMS

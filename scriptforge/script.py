@@ -9,6 +9,7 @@ Only input that is not a script at all (bad JSON, not an array, empty) raises an
 from dataclasses import dataclass, field, replace
 import json
 from pathlib import Path
+import re
 import sys
 
 from scriptforge.database import Database
@@ -30,8 +31,9 @@ class Script:
     meta: dict
     characters: tuple[Character, ...]
     problems: tuple[Finding, ...] = ()
-    raw: object = None  # the parsed JSON document, for schema validation
+    document: object = None  # the parsed JSON document, for the schema verdict (rules/validate)
     paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
+    images: dict[str, str] = field(default_factory=dict)  # character id -> its `image`, as a URL
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
     overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
     database_order: tuple[str, ...] = ()  # the database's official ids in sheet order (for sheet_order)
@@ -132,6 +134,7 @@ class _Reader:
         self.problems: list[Finding] = []
         self.characters: list[Character] = []
         self.paths: dict[str, str] = {}
+        self.images: dict[str, str] = {}
         self.jinxes: list[Jinx] = []
         self.overridden: set[str] = set()
         self.meta: dict | None = None
@@ -148,20 +151,22 @@ class _Reader:
                     "invalid-entry", f"entry {index} is {short(item, 40)}, not a character id or object",
                     path, index=index))
         return Script(source=self.source, meta=self.meta or {}, characters=tuple(self.characters),
-                      problems=tuple(self.problems), raw=data, paths=self.paths, jinxes=tuple(self.jinxes),
+                      problems=tuple(self.problems), document=data, paths=self.paths,
+                      images=self.images, jinxes=tuple(self.jinxes),
                       overridden=frozenset(self.overridden),
                       database_order=tuple(cid for cid, ch in self.db.characters.items() if not ch.homebrew))
 
     # -- entries ------------------------------------------------------------------------
 
-    def _add(self, ch: Character, path: str) -> None:
+    def _add(self, ch: Character, path: str) -> bool:
         if ch.id in self.paths:
             self.problems.append(finding(
                 "duplicate-character", f"'{ch.id}' is listed more than once (first at {self.paths[ch.id]})",
                 path, id=ch.id, first=self.paths[ch.id]))
-            return
+            return False
         self.characters.append(ch)
         self.paths[ch.id] = path
+        return True
 
     def _lookup(self, name: str, path: str) -> Character | None:
         found = self.db.find(name) if name.strip() else []
@@ -204,9 +209,9 @@ class _Reader:
         found = self.db.find(char_id) if char_id.strip() else []
         base = found[0] if len(found) == 1 else None
         ch = self._override(base, item, path) if base else self._homebrew(char_id, item, path)
-        if ch:
-            self._add(ch, path)
+        if ch and self._add(ch, path):
             self._jinxes(ch.id, item, path)
+            self._image(ch.id, item)
 
     def _strings(self, item: dict) -> dict[str, str]:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
@@ -294,6 +299,23 @@ class _Reader:
             night=self._night(item),
             source=self.source,
         )
+
+    def _image(self, char_id: str, item: dict) -> None:
+        """The object's `image` (the first, when a list) as a URL: a relative path is taken from
+        the script's folder. Whether it may be read is the renderer's fetcher's decision."""
+        value = item.get("image")
+        if isinstance(value, list):
+            value = value[0] if value else None
+        if not isinstance(value, str) or not value.strip():
+            return
+        value = value.strip()
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", value):
+            self.images[char_id] = value
+        elif self.source not in ("-", "<data>"):
+            try:
+                self.images[char_id] = (Path(self.source).resolve().parent / value).resolve().as_uri()
+            except (OSError, ValueError):
+                return
 
     def _jinxes(self, char_id: str, item: dict, path: str) -> None:
         jinxes = item.get("jinxes")

@@ -292,6 +292,7 @@ def test_corpus_validates_and_renders_with_the_official_pack(official_pack):
     from scriptforge.errors import InputError as NotAScript
     from scriptforge.names import normalize_id
     from scriptforge.render.pdf import Renderer
+    from scriptforge.analysis import analyse
     from scriptforge.render.views import make_view
     from scriptforge.rules.validate import validate_script
     from scriptforge.script import read_script
@@ -317,7 +318,7 @@ def test_corpus_validates_and_renders_with_the_official_pack(official_pack):
     renderer = Renderer()
     sample = [*wc25, *random.Random(7).sample(sorted(f for f in readable if f not in wc25), 20)]
     for i, file in enumerate(sample):
-        view = make_view(readable[file], db, "en", "a4")
+        view = make_view(analyse(readable[file], db), "en", "a4")
         rendered = renderer.render(view, "pdf" if i % 12 == 0 else "html", base_dir=file.parent)
         assert rendered.files and rendered.files[0][1], file
     assert time.perf_counter() - start < 120

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scriptforge.analysis import Analysis
 from scriptforge.describe import setup_description
 from scriptforge.languages import default, split_pair, translation_source
 from scriptforge.model import LIST_FIELDS, PAGE_FIELDS, Character, pick_text
@@ -185,21 +186,18 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 # -- the whole almanac -----------------------------------------------------------------------
 
 
-def almanac_view(script, db, lang: str = default("sheet"), paper: str = "a4", *, icons_dir: Path | None = None) -> AlmanacView:
-    """The almanac of `script` in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
-    from scriptforge.rules.night import night_order
-    from scriptforge.rules.order import sheet_order
-
+def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = "a4") -> AlmanacView:
+    """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
+    script, db, order = analysis.script, analysis.db, analysis.night
     text_lang, _ = split_pair(lang)
-    sheet = make_view(script, db, lang, paper, back=True, icons_dir=icons_dir)
+    sheet = make_view(analysis, lang, paper, back=True)
     labels = dict(labels_for(db, lang))
-    order = night_order(script, db)
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
     team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}
     editions = db.word(text_lang, "editions") or {}
 
     pages, fallback = [], []
-    for ch in sheet_order(script):
+    for ch in analysis.characters:
         card = views[ch.id]
         sections = _sections(ch, text_lang, labels)
         facts = _facts(ch, db, text_lang, labels, order, sheet, views)
@@ -241,31 +239,6 @@ def fallback_warning(view: AlmanacView) -> str | None:
 # -- rendering -------------------------------------------------------------------------------
 
 
-ALMANAC_FORMATS = ("pdf", "html")
-
-
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
     """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file."""
-    return renderer.render_document(view, "almanac.html.j2", fmt, base_dir, view.icons())
-
-
-def build_almanac(script_path, db, renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
-                  fmt: str = "pdf"):
-    """Read one script, render its almanac and write it; a ``BuildResult``."""
-    from scriptforge.render.build import BuildResult, write_rendered
-    from scriptforge.render.pdf import require_printable
-    from scriptforge.script import read_script
-
-    require_printable(lang)
-    script = read_script(script_path, db)
-    view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
-    result = BuildResult(script=Path(script_path))
-    note = fallback_warning(view)
-    if note:
-        result.warnings.append(note)
-    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
-    rendered = render_almanac(view, renderer, fmt, base_dir)
-    result.warnings.extend(rendered.warnings)
-    result.pages = rendered.pages
-    result.written = write_rendered(rendered, target)
-    return result
+    return renderer.render_document(view, "almanac.html.j2", fmt, base_dir)

@@ -1,5 +1,9 @@
-"""Building printable files from script files: the library behind `scriptforge build` and
-`scriptforge nightsheet` (one Renderer, so fonts, templates and CSS are loaded once per batch)."""
+"""From files to printed files: read a script, analyse it, make the view, render, write.
+
+The library behind `scriptforge build`, `nightsheet`, `almanac` and the game sheets (one
+Renderer, so fonts, templates and CSS are loaded once per batch). The only module that both reads
+user files and writes outputs; `render/` turns views into bytes and touches no script file.
+"""
 
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -10,11 +14,13 @@ from pathlib import Path
 import shutil
 from typing import Callable
 
+from scriptforge.analysis import analyse
 from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_bytes
 from scriptforge.languages import default
 from scriptforge.render.pdf import Renderer, Rendered, require_printable
 from scriptforge.render.views import make_view
+from scriptforge.script import read_script
 
 
 @dataclass
@@ -68,12 +74,8 @@ def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
 def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
           fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
     """Read one script, render it and write the output(s)."""
-    from scriptforge.script import read_script
-
     require_printable(lang)
-    script = read_script(script_path, db)
-    view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
-                     icons_dir=renderer.icons_dir)
+    view = make_view(analyse(read_script(script_path, db), db), lang, paper, sheet=sheet, back=back, night=night)
     result = BuildResult(script=Path(script_path))
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
@@ -143,3 +145,60 @@ def _start_worker() -> None:
 def _build_in_worker(path: Path) -> BuildResult:
     db, renderer, targets, options = _forked_batch
     return build(path, db, renderer, target=targets(path), **options)
+
+
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"),
+                  paper: str = "a4", fmt: str = "pdf") -> BuildResult:
+    """Read one script, render its almanac and write it."""
+    from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
+
+    require_printable(lang)
+    view = almanac_view(analyse(read_script(script_path, db), db), lang, paper)
+    result = BuildResult(script=Path(script_path))
+    note = fallback_warning(view)
+    if note:
+        result.warnings.append(note)
+    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
+    rendered = render_almanac(view, renderer, fmt, base_dir)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, target)
+    return result
+
+
+def game_target(game: str, out: Path | None, fmt: str, suffix: str) -> Path:
+    """Default `<game><suffix>.<fmt>` in the current folder; `out` is a file, or a folder if it is one."""
+    name = f"{game}{suffix}.{fmt}"
+    if out is None:
+        return Path(name)
+    if Path(out).is_dir() or str(out).endswith(("/", "\\")):
+        return Path(out) / name
+    return Path(out)
+
+
+def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
+               fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
+               icons_dir=None) -> BuildResult:
+    """Render a game's reference sheet and/or moderator's sheet and write the output(s).
+
+    `scripts`, `back` and `icons_dir` belong to Blood on the Clocktower scripts; given with a
+    game they are a user mistake (InputError).
+    """
+    from scriptforge.games import load_game
+    from scriptforge.render.game_views import game_view
+
+    if scripts:
+        raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
+                         f"drop them, or use --game botc to render scripts")
+    for flag, value in (("--back", back), ("--icons", icons_dir)):
+        if value:
+            raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
+    view = game_view(load_game(game), lang, paper, sheet=sheet, night=night)
+    template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
+    suffix = "-sheet" if sheet else "-night"
+    result = BuildResult(script=Path(game))
+    rendered = renderer.render_document(view, template, fmt)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, game_target(game, out, fmt, suffix))
+    return result
