@@ -6,6 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.export import export_script
 from scriptforge.model import TEAMS, TEXT_FIELDS, Texts
@@ -34,7 +35,7 @@ def test_export_and_validate_use_the_same_limits(db, tmp_path):
     limit = CHARACTER_LIMITS["name"]
     found = overlong(json.loads(script.read_text()))
     assert [(o.pointer, o.field, o.length, o.limit) for o in found] == [("/0/name", "name", 33, limit)]
-    warnings = export_script(read_script(script, db), db, "en").warnings
+    warnings = export_script(analyse(read_script(script, db), db), "en").warnings
     assert any(f"name is 33 characters, over the official limit of {limit}" in w for w in warnings)
     result = CliRunner().invoke(main, ["validate", str(script), "--format", "json"])
     codes = [(f["code"], f["data"].get("limit")) for f in json.loads(result.output)["findings"]]
