@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 import pickle
 import re
+from typing import Any
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
@@ -221,7 +222,7 @@ class _Loader(ProblemCollector):
         """The registry's languages that have a folder of texts."""
         return tuple(code for code in codes() if (self.root / code).is_dir())
 
-    def _lang_file(self, lang: str, name: str, schema: str):
+    def _lang_file(self, lang: str, name: str, schema: str) -> Any:
         """A language's file: required of the languages of the built-in data; a language only a
         pack brings may leave it out (its texts then fall back, see `languages.fallback_chain`)."""
         if not (self.root / lang).is_dir() and not self._has(f"{lang}/{name}"):

@@ -4,13 +4,17 @@ along the language registry), so a language brings its own word order with no co
 """
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from scriptforge.model import COUNT_KEYS, SetupEffect
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
 
 _TEAM_OF = {key: team for team, key in COUNT_KEYS.items()}
 
 
-def setup_description(effect: SetupEffect, db, lang: str, own_name: str,
+def setup_description(effect: SetupEffect, db: "Database", lang: str, own_name: str,
                       name_of: Callable[[str], str]) -> str:
     """Every field of `effect` in words, in `lang`; `own_name` is the character's name (for extra
     copies of it), `name_of` turns another character's id into its name (for "adds the Damsel")."""
@@ -18,8 +22,7 @@ def setup_description(effect: SetupEffect, db, lang: str, own_name: str,
         return str(db.word(lang, "setup", key) or key)
 
     def team(key: str, plural: bool = False) -> str:
-        team_id = _TEAM_OF.get(key, key)
-        return db.team_name(team_id, lang, plural=plural)
+        return db.team_name(_TEAM_OF.get(key, key), lang, plural=plural)
 
     def span(value: tuple[int, int]) -> str:
         lo, hi = value
