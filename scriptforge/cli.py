@@ -311,7 +311,7 @@ def import_almanac(file, lang, out_dir, script_path, name):
     from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
-    almanac = read_almanac(file, lang, db.glossary[lang])
+    almanac = read_almanac(file, lang, db.glossary.get(lang, []))
     written = write_almanac(almanac, out_dir or Path("imported") / lang)
     click.echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
     if script_path:

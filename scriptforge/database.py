@@ -140,10 +140,13 @@ class Database:
         with the language most fallbacks come from."""
         keys = dict.fromkeys(key for ui in self.ui.values() for key in ui.get("labels", {}))
         labels = {key: str(self.word(lang, "labels", key)) for key in keys}
-        source = translation_source(lang, self.languages) or lang
-        labels["fallback_language"] = labels.get("fallback_language", "").format(
-            source=self.language_name(source, lang), target=self.language_name(lang, lang))
+        labels["fallback_language"] = self.fallback_label(lang, translation_source(lang, self.languages) or lang)
         return labels
+
+    def fallback_label(self, lang: str, source: str) -> str:
+        """The mark of a text printed in `source` because `lang` has none ("Korean text (no English yet)")."""
+        return str(self.word(lang, "labels", "fallback_language") or "").format(
+            source=self.language_name(source, lang), target=self.language_name(lang, lang))
 
     def language_name(self, code: str, lang: str) -> str:
         """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""

@@ -208,6 +208,13 @@ class GameDatabase:
         ids = self._index.get(name_key(name), [])
         return sorted((self.item(i) for i in ids), key=lambda x: not isinstance(x, Role))
 
+    def require(self, *langs: str) -> None:
+        """An InputError unless the game has texts in every one of `langs` (its data has no fallbacks)."""
+        for lang in langs:
+            if lang not in self.languages:
+                raise InputError(f"--lang {lang}: {self.name(official())} has texts in "
+                                 f"{', '.join(self.languages)} only")
+
     def resolve(self, name: str) -> Role | Step:
         found = self.find(name)
         if found and (len(found) == 1 or isinstance(found[0], Role) and not isinstance(found[1], Role)):
@@ -570,6 +577,7 @@ def list_output(game: str, lang: str, fmt: str, *, team: str | None = None, edit
     if team or edition:
         raise InputError(f"--{'team' if team else 'edition'} is for Blood on the Clocktower, not --game {game}")
     gdb = load_game(game)
+    gdb.require(lang)
     rows = list_rows(gdb, lang)
     return json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json" else list_text(gdb, rows, lang)
 
@@ -579,6 +587,7 @@ def show_output(game: str, name: str, langs, fmt: str) -> str:
     import json
 
     gdb = load_game(game)
+    gdb.require(*langs)
     item = gdb.resolve(name)
     if fmt == "json":
         return json.dumps(item_record(gdb, item, langs), ensure_ascii=False, indent=2)

@@ -51,7 +51,8 @@ def list_text(db: Database, rows: list[dict], lang: str) -> str:
         lines.append(f"{db.team_name(team, lang, plural=True)} ({len(members)})")
         width = max(len(r["id"]) for r in members)
         for r in members:
-            marker = "" if r["translated"] else f"  [{db.labels(lang)['fallback_language']}]"
+            shown = db.characters[r["id"]].texts_for(lang)[1] or lang
+            marker = "" if r["translated"] else f"  [{db.fallback_label(lang, shown)}]"
             lines.append(f"  {r['id']:<{width}}  {r['name']}{marker}")
     return "\n".join(lines)
 
@@ -77,7 +78,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
         texts = ch.text(lang)
         lab = db.labels(lang)
         if texts is None:
-            out.append(f"[{lang}] {lab['fallback_language']}")
+            out.append(f"[{lang}] {db.fallback_label(lang, ch.texts_for(lang)[1] or lang)}")
             continue
         block = [f"[{lang}] {texts.name}", texts.ability]
         if texts.flavor:

@@ -128,3 +128,15 @@ def test_the_registry_matches_its_schema_and_the_fonts():
     for lang in registry.languages.values():
         assert set(lang.writing_systems) <= set(registry.writing_systems) and set(lang.fallback) <= set(registry.languages)
         assert all(any(c in registry.writing_systems[w] for w in lang.writing_systems) for c in lang.letters if c.isalpha())
+
+
+def test_a_language_without_texts_falls_back_per_character_and_says_which(db):
+    runner = CliRunner()
+    listing = runner.invoke(main, ["list", "--lang", "de"]).output
+    # the Clockmaker's English is a translation of the seed's Korean: the original comes first
+    assert "clockmaker    시계공  [Korean text (no German yet)]" in listing
+    assert "  [English text (no German yet)]" in listing
+    for args in (["list", "--game", "salem"], ["build", "--game", "salem"]):
+        result = runner.invoke(main, [*args, "--lang", "de"])
+        assert result.exit_code == 2 and result.output.strip().splitlines() == \
+            ["Error: --lang de: Salem 1692 has texts in en, ko only"]

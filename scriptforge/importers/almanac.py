@@ -236,6 +236,6 @@ def script_from_almanac(almanac: Almanac, db, name: str | None = None) -> list:
             entry.id, entry.team, Texts(name=entry.texts["name"], ability=entry.texts["ability"],
                                         flavor=entry.texts.get("flavor")),
             night=ch.night, reminders={n: texts.night_reminder(n) if texts else None for n in NIGHTS},
-            labels=[db.reminder_labels[almanac.lang].get(r, r) for r in ch.reminders], setup=ch.setup is not None)
+            labels=[db.reminder_label(r, almanac.lang) for r in ch.reminders], setup=ch.setup is not None)
         script.append(obj)
     return script

@@ -147,6 +147,7 @@ def game_view(gdb: GameDatabase, sheet_lang: str = default("sheet"), paper: str 
               night: bool = False) -> GameSheetView:
     """The view model of a game's reference sheet (`sheet`) and/or moderator's sheet (`night`)."""
     lang, second = split_pair(sheet_lang)
+    gdb.require(lang, *([second] if second else []))
     texts = gdb.texts[lang]
     labels = dict(gdb.ui[lang]["labels"])
     if gdb.players:
