@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import Unit, selected_units, source_language, unit_languages
 from scriptforge.languages import detect, writing_systems
+from scriptforge.languages import get as get_language
 from scriptforge.names import name_key
 from scriptforge.rules.findings import Finding, Selection, register
 
@@ -316,7 +317,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
         lower_words = set()
-        if lang == "en":
+        if not _hangul(lang):
             for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
         for unit, index, text in ctx.texts(lang, "botc"):
@@ -329,16 +330,22 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
                 for words, char_id, name in names:
                     if words != n_words:
                         continue
-                    if _ko_typo(candidate, name) if lang == "ko" else _en_typo(candidate, name.replace(" ", "")):
+                    if _ko_typo(candidate, name) if _hangul(lang) else _en_typo(candidate, name.replace(" ", "")):
                         seen.add(candidate)
                         yield ctx.finding("name-misspelt", lang, f"{_where(unit, index)}: '{candidate}' looks like "
                                           f"a misspelling of {name} ({char_id})", unit, word=candidate,
                                           name=name, name_of=char_id)
 
 
+def _hangul(lang: str) -> bool:
+    """Whether `lang` is written in Hangul (names checked syllable by syllable, with particles);
+    else in an alphabet (names checked letter by letter)."""
+    return get_language(lang).writing_systems[0] == "Hang"
+
+
 def _candidates(text: str, lang: str, lower_words: set):
     """(number of words, word(s) joined without spaces) that could be a name."""
-    if lang == "ko":
+    if _hangul(lang):
         words = _HANGUL_WORD.findall(text)
         for i, word in enumerate(words):
             for stem in _stems(word):
