@@ -61,7 +61,8 @@ def _fail_cleanly(command):
         except ScriptforgeError as exc:
             if click.get_current_context().find_root().params.get("debug"):
                 raise
-            click.echo(f"Error: {exc}", err=True)
+            for line in str(exc).splitlines() or [""]:
+                click.echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper
@@ -96,15 +97,12 @@ def _data_dir():
 
 
 def _packs():
-    """The data packs chosen with `--pack` (see pack_option) and $SCRIPTFORGE_PACKS, in load order."""
-    import os
-
-    chosen = click.get_current_context().meta.get("scriptforge.packs", [])
-    if not chosen and not os.environ.get("SCRIPTFORGE_PACKS"):
-        return []
+    """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
+    --no-packs), then those chosen with `--pack` (see pack_option)."""
+    meta = click.get_current_context().meta
     from scriptforge.packs import active_packs
 
-    return active_packs(chosen)
+    return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
 
 
 def findings_options(command):
@@ -134,6 +132,15 @@ def pack_option(command):
                         callback=lambda ctx, _, value: ctx.meta.setdefault("scriptforge.packs", []).extend(value),
                         help="A data pack (folder or installed name) to load on top of the built-in data; "
                              "repeatable. Also: $SCRIPTFORGE_PACKS.")(command)
+
+
+def no_packs_option(command):
+    """`--no-packs`: load neither the installed official pack nor $SCRIPTFORGE_PACKS (only --pack)."""
+    return click.option("--no-packs", is_flag=True, expose_value=False, is_eager=True,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.no_packs": value})
+                        if value else None,
+                        help="Do not load the installed 'official' pack or $SCRIPTFORGE_PACKS; --pack still adds packs."
+                        )(command)
 
 
 def homebrew_option(command):
@@ -322,12 +329,28 @@ def import_almanac(file, lang, out_dir, script_path, name):
 # -- script engine commands
 
 
-def _analysis(path, db, **options):
-    """The analysis of the script file at `path` ("-": stdin)."""
-    from scriptforge.analysis import analyse
-    from scriptforge.script import read_script
+def skip_unknown_option(command):
+    """`--skip-unknown`: use a script whose unknown characters would otherwise refuse it (`_analysis`)."""
+    return click.option("--skip-unknown", is_flag=True, expose_value=False,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.skip_unknown": value}),
+                        help="Use the script even if it names unknown characters: they are left out, "
+                             "with a warning naming them. Default: refuse it (exit 1).")(command)
 
-    return analyse(read_script(path, db), db, **options)
+
+def _skip_unknown() -> bool:
+    return bool(click.get_current_context().meta.get("scriptforge.skip_unknown"))
+
+
+def _analysis(path, db, **options):
+    """The analysis of the script file at `path` ("-": stdin); a script naming characters
+    scriptforge cannot use is refused (see --skip-unknown)."""
+    from scriptforge.analysis import analyse
+    from scriptforge.script import read_script, refuse_unknown
+
+    script = read_script(path, db)
+    for warning in refuse_unknown(script, _skip_unknown()):
+        click.echo(f"Warning: {path}: {warning}", err=True)
+    return analyse(script, db, **options)
 
 
 @main.command()
@@ -375,6 +398,7 @@ def validate(scripts, fmt):
 @click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def setup(script, players, fmt):
     """Show the character counts per player count and what the script's setup characters change.
@@ -398,6 +422,7 @@ def setup(script, players, fmt):
 @click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def jinxes(script, lang, fmt):
     """List the jinxed pairs on a script and whether the Djinn is needed.
@@ -421,6 +446,7 @@ def jinxes(script, lang, fmt):
 @click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def night(script, players, lang, fmt):
     """Show the first-night and other-nights order with the storyteller's reminders.
@@ -447,6 +473,7 @@ def night(script, players, lang, fmt):
 @click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def order(script, keep_order, lang, fmt):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
@@ -526,7 +553,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
     options = dict(targets=lambda path: output_target(path, out, fmt, many, suffix), jobs=jobs,
-                   lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
+                   skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
                                item_show_func=lambda result: result.script.name if result else "") as bar:
@@ -559,6 +586,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
@@ -588,6 +616,7 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render the storyteller's night order: first night and other nights, one page each.
@@ -958,12 +987,53 @@ def pack_import(files, name, out_dir, lang):
     """
     from scriptforge.packs import import_pack
 
-    path, build = import_pack(files, name=name, out=out_dir, lang=lang, base_db=_db())
+    path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=_data_dir(), packs=_packs())
     for warning in build.warnings:
         click.echo(f"Warning: {warning}", err=True)
     manifest = build.files["pack.yaml"]
     click.echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
+
+
+@pack.command("update")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Read the files from this folder instead of downloading them: roles.json, "
+                   "nightsheet.json, jinxes.json and game/<lang>.json.")
+@click.option("--lang", "langs", type=LANG, multiple=True, help="Translation to include (repeatable; default: ko; "
+                                                                 "en needs none).")
+@click.option("--url", help="Base URL of roles.json, nightsheet.json and jinxes.json.  [default: "
+                            "https://release.botc.app/resources/data/]")
+@click.option("--translations-url", help="Base URL of game/<lang>.json.  [default: the main branch of "
+                                         "github.com/ThePandemoniumInstitute/botc-translations]")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds to wait for each download.")
+@_fail_cleanly
+def pack_update(from_dir, langs, url, translations_url, timeout):
+    """Fetch the official data and install it as the pack 'official', loaded by every command
+    from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
+
+    Downloads TPI's roles.json, nightsheet.json and jinxes.json and the translation
+    game/<lang>.json. Every file is checked before anything is written; on any failure the
+    installed pack stays as it was (exit 2). A second run prints what changed.
+
+    \b
+    Example:
+        scriptforge pack update
+        scriptforge pack update --from ~/botc-data --lang ko
+    """
+    from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
+    from scriptforge.packs import diff_text
+
+    result = update_pack(langs=langs or (_default("sheet"),), from_dir=from_dir, url=url or OFFICIAL_URL,
+                         translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
+                         progress=lambda line: click.echo(line, err=True))
+    for warning in result.build.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    manifest = result.build.files["pack.yaml"]
+    click.echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
+               f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
+    if result.diff is not None:
+        click.echo(diff_text(result.diff))
 
 
 @pack.command("list")
@@ -1019,6 +1089,7 @@ def pack_diff(old, new, lang, fmt):
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def export_command(script, lang, out):
     """Write SCRIPT in the official format with every character as a full object in one language.
@@ -1049,6 +1120,7 @@ def _add_pack_option(group):
     for command in [group, *getattr(group, "commands", {}).values()]:
         if not any(p.name == "packs" for p in command.params):
             pack_option(command)
+            no_packs_option(command)
         if command is not group and isinstance(command, click.Group):
             _add_pack_option(command)
 
@@ -1068,6 +1140,7 @@ def _add_pack_option(group):
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """Render a script's almanac for storytellers: cover with the character sheet and contents,
@@ -1090,7 +1163,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
     result = build_almanac(script, db, renderer, target=output_target(Path(script), out, fmt, False, "-almanac"),
-                           lang=lang, paper=paper, fmt=fmt)
+                           lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown())
     for warning in result.warnings:
         click.echo(f"Warning: {script}: {warning}", err=True)
     for path in result.written:

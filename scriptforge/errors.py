@@ -31,3 +31,7 @@ class InputError(ScriptforgeError):
     """An input document (script, almanac) that cannot be read."""
 
     exit_code = 2
+
+
+class UnknownCharactersError(ScriptforgeError):
+    """A script names characters scriptforge cannot use; one line per entry, each naming file and place."""

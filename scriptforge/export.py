@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from scriptforge.analysis import Analysis
 from scriptforge.languages import default, fallback_chain
 from scriptforge.model import NIGHTS, Texts
-from scriptforge.official import ITEM_LIMITS, character_object, overlong_entry
+from scriptforge.character_json import ITEM_LIMITS, character_object, overlong_entry
 
 
 

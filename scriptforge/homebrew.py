@@ -15,7 +15,7 @@ from scriptforge.database import Database
 from scriptforge.datafiles import line_of, read_yaml, validate
 from scriptforge.errors import DataError, InputError
 from scriptforge.model import LIST_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
-from scriptforge.official import character_object
+from scriptforge.character_json import character_object
 from scriptforge.rules.brackets import read_brackets
 
 _TEXT_FIELDS = (*TEXT_FIELDS, "aliases")

@@ -20,7 +20,7 @@ from scriptforge.fileio import atomic_write_bytes
 from scriptforge.languages import default
 from scriptforge.render.pdf import Renderer, Rendered, require_printable
 from scriptforge.render.views import make_view
-from scriptforge.script import read_script
+from scriptforge.script import read_script, refuse_unknown
 
 
 @dataclass
@@ -72,11 +72,14 @@ def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
 
 
 def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
-          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
-    """Read one script, render it and write the output(s)."""
+          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
+          skip_unknown: bool = False) -> BuildResult:
+    """Read one script, render it and write the output(s); a script naming unknown characters is
+    refused unless `skip_unknown` (then they are left out with a warning)."""
     require_printable(lang)
-    view = make_view(analyse(read_script(script_path, db), db), lang, paper, sheet=sheet, back=back, night=night)
-    result = BuildResult(script=Path(script_path))
+    script = read_script(script_path, db)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
         result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
@@ -148,13 +151,15 @@ def _build_in_worker(path: Path) -> BuildResult:
 
 
 def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"),
-                  paper: str = "a4", fmt: str = "pdf") -> BuildResult:
-    """Read one script, render its almanac and write it."""
+                  paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False) -> BuildResult:
+    """Read one script, render its almanac and write it; a script naming unknown characters is
+    refused unless `skip_unknown`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
     require_printable(lang)
-    view = almanac_view(analyse(read_script(script_path, db), db), lang, paper)
-    result = BuildResult(script=Path(script_path))
+    script = read_script(script_path, db)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    view = almanac_view(analyse(script, db), lang, paper)
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)

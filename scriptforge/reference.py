@@ -3,6 +3,7 @@
 from scriptforge.database import Database
 from scriptforge.describe import setup_description
 from scriptforge.languages import shown
+from scriptforge.markup import to_text
 from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, TEAMS, Character
 from scriptforge.rules.findings import finding
 
@@ -97,7 +98,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
                 other = db.characters.get(next(c for c in jinx.characters if c != ch.id))
                 block += ["", f"{lab['jinxes']} × {other.name(lang) if other else ''}: {jinx.texts[lang]}"]
         out.append("\n".join(block))
-    return "\n\n".join(out)
+    return to_text("\n\n".join(out)) or ""
 
 
 def _number(pos: float) -> str:

@@ -13,13 +13,15 @@ import re
 import sys
 
 from scriptforge.database import Database
-from scriptforge.errors import InputError
+from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.languages import detect
 from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, Texts
 from scriptforge.names import normalize_id
+from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short
 
+_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 
 
@@ -127,6 +129,37 @@ def _suggest(db: Database, name: str) -> list[str]:
     return list(cache[name])
 
 
+def _unknown(db: Database, name: str, path: str) -> Finding:
+    """The unknown-character finding: an official character that is not loaded says so and names
+    `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
+    the official ids."""
+    facts = official_facts()
+    key = normalize_id(_LOCALE_PREFIX.sub("", name))
+    if key in facts.teams:
+        return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
+                                            f"run `{PACK_UPDATE}` to get the official data",
+                       path, id=name, suggestions=[], official=key)
+    hint = _suggest(db, name)
+    missing = [i for i in facts.close(key) if i not in db.characters] if len(key) <= 100 else []
+    hint += [f"{i} (official, not loaded: `{PACK_UPDATE}`)" for i in missing]
+    message = f"unknown character '{short(name)}'" + (f"; did you mean {', '.join(hint)}?" if hint else "")
+    return finding("unknown-character", message, path, id=name, suggestions=hint)
+
+
+def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
+    """Every command that reads a script calls this before using it: a character the script names
+    but scriptforge cannot use (unknown, ambiguous) would silently be missing from the output.
+    Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
+    used without them and the warning naming what was left out is returned instead."""
+    dropped = [p for p in script.problems if p.code in ("unknown-character", "ambiguous-character")]
+    if not dropped:
+        return []
+    if not skip_unknown:
+        raise UnknownCharactersError("\n".join(f"{script.source}: {p.path}: {p.message}" for p in dropped))
+    names = ", ".join(f"{p.path} '{short(str(p.data.get('id', p.data.get('name'))), 40)}'" for p in dropped)
+    return [f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
+
+
 class _Reader:
     def __init__(self, db: Database, source: str):
         self.db = db
@@ -178,10 +211,7 @@ class _Reader:
                                        f"{', '.join(c.id for c in found)}", path,
                 name=name, candidates=[c.id for c in found]))
             return None
-        hint = _suggest(self.db, name)
-        message = f"unknown character '{short(name)}'"
-        self.problems.append(finding("unknown-character", message + (f"; did you mean {', '.join(hint)}?" if hint else ""),
-                                     path, id=name, suggestions=hint))
+        self.problems.append(_unknown(self.db, name, path))
         return None
 
     def _official(self, name: str, path: str) -> None:

@@ -25,7 +25,7 @@ from scriptforge.glossary import apply_glossary
 from scriptforge.languages import official
 from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
 from scriptforge.names import name_key, normalize_id
-from scriptforge.official import character_object
+from scriptforge.character_json import character_object
 
 TEAM_WORDS = {
     "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",

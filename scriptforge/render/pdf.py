@@ -157,6 +157,9 @@ class Renderer:
             lstrip_blocks=True,
             bytecode_cache=_bytecode_cache(),
         )
+        from scriptforge.markup import to_html
+
+        self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
         self._font_config = None
         self._font_config_bundled_only = False

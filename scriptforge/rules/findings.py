@@ -44,6 +44,8 @@ _CODES = [
     FindingCode("setup-impossible", "error", "Even the kindest setup choices need more characters of a team than the script has."),
     FindingCode("companion-missing", "error", "A setup character adds a character that is not on the script (Huntsman without Damsel)."),
     FindingCode("jinx-without-djinn", "warning", "The script has jinxed pairs but no Djinn to carry the jinxes."),
+    FindingCode("jinx-outdated", "warning", "A jinx the script embeds differs from the official one, or the official data retired it."),
+    FindingCode("night-order-missing", "warning", "_meta.firstNight/otherNight leaves out a character who wakes that night, or puts dusk after dawn."),
     FindingCode("unreadable-input", "error", "The file is not a readable script (bad JSON, not an array, empty)."),
     # the data files (db check)
     FindingCode("data-invalid", "error", "A data file that cannot be read or does not match its schema.", "data"),

@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING
 
+from scriptforge.markup import to_text
 from scriptforge.model import TEAMS
 from scriptforge.rules.night import NIGHTS
 
@@ -42,7 +43,7 @@ def jinxes_text(analysis: "Analysis", lang: str) -> str:
         lines.append("no jinxes")
     if result.djinn_needed:
         lines.append("The Djinn is needed: add it to the script to carry these jinxes.")
-    return "\n".join(lines)
+    return to_text("\n".join(lines)) or ""
 
 
 def _name(db, script, char_id: str, lang: str) -> str:
@@ -58,7 +59,7 @@ def night_text(order, lang: str) -> str:
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
-    return "\n".join(lines).rstrip()
+    return to_text("\n".join(lines).rstrip()) or ""
 
 
 def order_text(chars, db, lang: str) -> str:

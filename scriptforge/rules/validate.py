@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 from scriptforge.errors import InputError
 from scriptforge.languages import official
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
-from scriptforge.official import overlong
+from scriptforge.character_json import overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
-from scriptforge.rules.jinxes import ScriptJinxes
+from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
+from scriptforge.rules.night import missing_from_meta
 from scriptforge.rules.setup import SetupRow, setup_modifiers
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
     findings += count_findings(script, analysis.setup, analysis.db)
     findings += companion_findings(script)
     findings += jinx_findings(analysis.jinxes)
+    findings += outdated_jinxes(script, analysis.db)
+    findings += missing_from_meta(script, analysis.night, analysis.db)
     return findings
 
 

@@ -10,7 +10,7 @@ from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.export import export_script
 from scriptforge.model import TEAMS, TEXT_FIELDS, Texts
-from scriptforge.official import CHARACTER_LIMITS, character_object, overlong
+from scriptforge.character_json import CHARACTER_LIMITS, character_object, overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.script import read_script
 
