@@ -172,9 +172,10 @@ class GameDatabase:
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     _index: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         index: dict[str, list[str]] = {}
-        for item in (*self.roles.values(), *self.steps.values()):
+        items: list[Role | Step] = [*self.roles.values(), *self.steps.values()]
+        for item in items:
             keys = {name_key(item.id), name_key(item.id.replace("_", " "))}
             for texts in item.texts.values():
                 keys.add(name_key(texts.name))
@@ -290,6 +291,7 @@ def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
     if problems:
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
+    assert gdb is not None  # no problems: the game loaded
     return gdb
 
 
@@ -541,7 +543,7 @@ def item_text(gdb: GameDatabase, item: Role | Step, langs: tuple[str, ...] = ())
     if isinstance(item, Role):
         facts = [gdb.kind_name(item.kind, first)]
         if item.team:
-            facts.append(gdb.team_name(item.team, first))
+            facts.append(gdb.team_name(item.team, first) or item.team)
         head = [f"{item.name(first)} ({item.id}) · {gdb.name(first)} · {' · '.join(facts)}"]
         head += [f"  {c}" for c in ability_conditions(gdb, item, first)]
     else:
@@ -554,7 +556,7 @@ def item_text(gdb: GameDatabase, item: Role | Step, langs: tuple[str, ...] = ())
         if t is None:
             continue
         block = [f"[{lang}] {t.name}"]
-        if isinstance(item, Role):
+        if isinstance(t, RoleTexts):
             block.append(t.text or f"({lab['text_not_given']})")
             if t.notes:
                 block += ["", f"{lab['notes']}:"] + [f"  - {n}" for n in t.notes]

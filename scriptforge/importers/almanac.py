@@ -17,6 +17,7 @@ established terms.
 from dataclasses import dataclass, field
 from pathlib import Path
 import re
+from typing import NoReturn
 
 from scriptforge.datafiles import read_yaml, validate
 from scriptforge.errors import InputError
@@ -81,7 +82,7 @@ class _Parser:
                     self.names[name_key(spelling)] = term["character"]
         self.ko_name_pattern = self._name_pattern()
 
-    def fail(self, line: int, message: str):
+    def fail(self, line: int, message: str) -> NoReturn:
         raise InputError(message, where=f"{self.path}:{line}")
 
     def parse(self) -> Almanac:
@@ -93,7 +94,7 @@ class _Parser:
         self._preamble(almanac, self.lines[: starts[0]])
         chunks = [self.lines[a:b] for a, b in zip(starts, starts[1:] + [len(self.lines)])]
         named = self._has_names(chunks[0])
-        seen = {}
+        seen: dict[str, int] = {}
         for chunk in chunks:
             entry = self._entry(chunk, named)
             if entry.id in seen:
@@ -122,7 +123,8 @@ class _Parser:
     def _entry(self, chunk, named: bool) -> Entry:
         (team_line, team_word), body = chunk[0], chunk[1:]
         team = TEAM_WORDS[team_word.casefold()]
-        plain, sections = [], {}
+        plain: list[tuple[int, str]] = []  # (line, text)
+        sections: dict[str, list[str]] = {}
         current = None
         for n, text in body:
             key = SECTIONS.get(text.casefold())
@@ -147,7 +149,7 @@ class _Parser:
             char_id, name = self._resolve(heading, name_line)
         else:
             char_id, name = self._identify(plain[2][1], plain[2][0])
-        texts = {
+        texts: dict[str, str | list[str]] = {
             "name": name,
             "ability": self._clean(plain[0][1]),
             "flavor": self._clean(plain[1][1]),

@@ -290,7 +290,7 @@ def _apostrophes(text: str) -> str:
 
 def _spellings(db) -> set[str]:
     """Every known spelling (names, aliases, glossary terms and variants) without spaces."""
-    out = set()
+    out: set[str] = set()
     for ch in db.characters.values():
         for t in ch.texts.values():
             out.update(_apostrophes(re.sub(r"\s+", "", n)) for n in (t.name, *t.aliases))
@@ -316,7 +316,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
         for term in db.glossary.get(lang, []):  # names of characters not yet written in `lang`
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
-        lower_words = set()
+        lower_words: set[str] = set()
         if not _hangul(lang):
             for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())

@@ -32,7 +32,6 @@ from scriptforge.model import TEXT_FIELDS
 from scriptforge.names import NIGHT_STEPS
 
 CHAR_FIELDS = TEXT_FIELDS
-STEP_FIELDS = ("name", "first_night", "other_nights")
 # status groups, in report order
 GROUPS = (*CHAR_FIELDS, "night_steps", "reminder_labels", "jinxes", "ui", "glossary")
 ROLE_FIELDS = ("name", "text", "notes")

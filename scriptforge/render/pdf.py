@@ -28,12 +28,12 @@ import base64
 from dataclasses import dataclass, field, replace
 import functools
 import gc
-import hashlib
 import mimetypes
 from pathlib import Path
 import unicodedata
 import logging
 import os
+from typing import Any
 import urllib.parse
 
 import jinja2
@@ -48,7 +48,6 @@ FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
-FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
 
@@ -161,11 +160,11 @@ class Renderer:
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
-        self._font_config = None
+        self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
-        self._system_font_config = None
+        self._system_font_config: Any = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
-        self._font_data_urls = None
+        self._font_data_urls: dict[int, str] | None = None
         self._stylesheet = None
 
     # -- fetching -------------------------------------------------------------------------
@@ -348,7 +347,7 @@ class Renderer:
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
-        document = None
+        document: Any = None  # a weasyprint Document
         for scale in SHRINK_STEPS:
             view.scale = scale
             document = self.layout(self.html(view, template), base_dir, warnings)
@@ -518,7 +517,3 @@ class _captured_weasyprint_warnings:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
