@@ -171,6 +171,11 @@ class Database:
         """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""
         return str(self.word(lang, "languages", code) or get_language(code).name)
 
+    def word_table(self, lang: str, *path: str) -> dict[str, Any]:
+        """A section of ui.yaml (`word_table("ko", "editions")`) along the fallbacks; {} where there is none."""
+        node = self.word(lang, *path)
+        return node if isinstance(node, dict) else {}
+
     def word(self, lang: str, *path: str) -> object:
         """An interface word of ui.yaml (`word("de", "labels", "setup")`) in `lang`, else along the
         registry's fallbacks (a pack may bring a language's texts without its interface words)."""

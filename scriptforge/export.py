@@ -43,7 +43,7 @@ def export_script(analysis: Analysis, lang: str = default("sheet")) -> Export:
             labels=[_label(db, t, lang) for t in ch.reminders][:20],
             global_labels=[_label(db, t, lang) for t in ch.reminders_global][:20],
             setup=ch.setup is not None,
-            jinxes=[{"id": j.characters[1], "reason": j.text(lang)} for j in pairs
+            jinxes=[{"id": j.characters[1], "reason": j.text(lang) or ""} for j in pairs
                     if j.characters[0] == ch.id and j.text(lang)])
         for problem in overlong_entry(obj, ""):
             out.warnings.append(f"'{ch.id}': {problem.field} is {problem.length} characters, over the official "

@@ -63,7 +63,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
     first = langs[0]
     labels = db.labels(first)
     head = [f"{ch.name(first)} ({ch.id}) · {db.team_name(ch.team, first)} · "
-            f"{(db.word(first, 'editions') or {}).get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
+            f"{db.word_table(first, 'editions').get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
     nights = []
     for key in ("first_night", "other_nights"):
         pos = db.night_position(ch.id, key)

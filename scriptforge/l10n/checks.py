@@ -108,7 +108,7 @@ def untranslated(ctx: Context) -> Iterable[Finding]:
         for lang in ctx.langs:
             source = source_language(unit, lang, ctx.db)
             mine, theirs = unit.flat(lang), unit.flat(source) if source else None
-            if mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
+            if source and mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
                 if detect(mine, (lang, source)) != lang:
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
                                       f"{source} ('{_short(mine)}')", unit)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import datetime
 import io
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from scriptforge.errors import InputError
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
@@ -29,6 +29,14 @@ _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\
           "msgctxt is the text's key; see 'scriptforge l10n export --help'."
 
 
+def _source(db: Any, lang: str) -> str:
+    """The language the .po file of `lang` translates from (the first of its fallbacks we have)."""
+    source = translation_source(lang, db.languages)
+    if source is None:
+        raise InputError(f"no other language to translate '{lang}' from")
+    return source
+
+
 def export_po(db, lang: str) -> bytes:
     """The .po file translating `lang` from the other language."""
     from babel.messages.catalog import Catalog
@@ -36,7 +44,7 @@ def export_po(db, lang: str) -> bytes:
 
     from scriptforge import __version__
 
-    source = translation_source(lang, db.languages)
+    source = _source(db, lang)
     catalog = Catalog(locale=lang, project="scriptforge", version=__version__, creation_date=_FIXED_DATE,
                       revision_date=_FIXED_DATE, header_comment="# " + _HEADER.format(
                           source=source, target=lang).replace("\n", "\n# "),
@@ -90,7 +98,7 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         _fail(path, 1, f"malformed .po file: {exc}")
     lang = lang or (str(catalog.locale) if catalog.locale else None)
     lang = lang.split("_")[0] if lang else None
-    if lang not in db.languages:
+    if lang is None or lang not in db.languages:
         _fail(path, 1, f"language {lang!r} is not one of {', '.join(db.languages)}; "
                        "set the header's Language or pass --lang")
     units = {u.key: u for u in all_units(db)}
@@ -166,7 +174,7 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
     from scriptforge.datafiles import validate
     from scriptforge.errors import DataError
 
-    source = translation_source(lang, db.languages)
+    source = _source(db, lang)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
     hashes: dict[Path, dict] = {}

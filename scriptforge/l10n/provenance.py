@@ -152,7 +152,8 @@ def plan_confirm(db, lang: str | None = None, keys=None) -> list[tuple[str, str,
         for key in keys:
             unit = units[key]
             source = source_of(db, unit, lang) or source_language(unit, lang, db) or translation_source(lang, db.languages)
-            plan.append((lang, key, source))
+            if source is not None:
+                plan.append((lang, key, source))
         return plan
     targets = [lang] if lang else list(db.languages)
     for target in targets:

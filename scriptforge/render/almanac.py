@@ -130,7 +130,7 @@ def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
         value, used = ch.field(key, lang)
         if not value or used is None:
             continue
-        paragraphs = list(value) if key in _LIST_SECTIONS else [str(value)]
+        paragraphs = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
         out.append(Section(key, labels.get(key, key), paragraphs, used != lang, used))
     return out
 
@@ -194,7 +194,7 @@ def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = 
     labels = dict(labels_for(db, lang))
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
     team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}
-    editions = db.word(text_lang, "editions") or {}
+    editions = db.word_table(text_lang, "editions")
 
     pages, fallback = [], []
     for ch in analysis.characters:

@@ -39,7 +39,10 @@ class NightEntry:
     step: NightStep | None = None  # for kind "step"
 
     def name(self, lang: str) -> str:
-        return self.step.name(lang) if self.step is not None else self.character.name(lang)
+        if self.step is not None:
+            return self.step.name(lang)
+        assert self.character is not None
+        return self.character.name(lang)
 
     def reminder(self, night: str, lang: str) -> str | None:
         """The storyteller's reminder for `night` in `lang` (else along the fallbacks)."""
