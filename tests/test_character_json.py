@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.export import export_script
-from scriptforge.model import TEAMS, TEXT_FIELDS, Texts
+from scriptforge.model import COUNT_KEYS, TEAMS, TEXT_FIELDS, Texts
 from scriptforge.character_json import CHARACTER_LIMITS, character_object, overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.script import read_script
@@ -54,7 +54,9 @@ def test_the_schemas_team_lists_are_the_model_s(db):
                 yield from enums(value)
 
     found = [e for path in SCHEMAS_DIR.glob("*.json") for e in enums(json.loads(path.read_text(encoding="utf-8")))]
-    assert len(found) >= 5 and all(e == list(TEAMS) for e in found)
+    # teams; a setup token (a team, or good); the count keys of a setup effect
+    allowed = (list(TEAMS), [*TEAMS, "good"], list(COUNT_KEYS.values()))
+    assert len(found) >= 5 and all(e in allowed for e in found) and list(TEAMS) in found
     ui = json.loads((SCHEMAS_DIR / "ui.schema.json").read_text(encoding="utf-8"))
     assert ui["properties"]["teams"]["required"] == list(TEAMS)
     for lang in db.languages:
