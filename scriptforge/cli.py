@@ -477,11 +477,11 @@ def night(script, players, lang, fmt):
     """
     from scriptforge.rules.report import night_text
 
-    order = _analysis(script, _db(), players=players).night
+    analysis = _analysis(script, _db(), players=players)
     if fmt == "json":
-        _print_json(order.as_dict(lang))
+        _print_json(analysis.night.as_dict(lang))
     else:
-        click.echo(night_text(order, lang))
+        click.echo(night_text(analysis.night, analysis.db, lang))
 
 
 @main.command()
@@ -839,8 +839,10 @@ def l10n_status(game, fmt):
 def l10n_diff(ids, source, target, against_file, game, fmt):
     """Show source and translation side by side per character and field; missing and stale marked.
 
-    With --against FILE (official layout: {"roles": {id: {"name", "ability", ...}}, "jinxes": {...}}),
-    list every difference in names, abilities and jinx texts between FILE and our --to texts
+    With --against FILE (official layout: {"roles": {id: {"name", "ability", "flavor", "first",
+    "other"}}, "reminders": {...}, "jinxes": {...}}, night steps as roles dusk, minioninfo, ...),
+    list every difference between FILE and our --to texts in every field FILE has, grouped by
+    kind: missing in ours, wording, term only (glossary variants), spacing and punctuation only
     (BotC only). IDS are looked up in BotC first, then in the other games selected by --game.
 
     \b

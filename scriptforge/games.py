@@ -170,6 +170,8 @@ class GameDatabase:
     data_dir: Path
     missing: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
+    # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
+    glossary: dict[str, list[dict]] = field(default_factory=dict)
     _index: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -329,6 +331,8 @@ class _GameLoader(ProblemCollector):
         steps_data = self._texts("steps", "game_steps")
         game_texts = {lang: self._read(self.dir / lang / "game.yaml", "game_texts") for lang in self.languages}
         ui = {lang: self._read(self.root / lang / "ui.yaml", "game_ui") for lang in self.languages}
+        glossary = {lang: (self._read(path, "glossary") or {"terms": []})["terms"]
+                    for lang in self.languages if (path := self.root / lang / "glossary.yaml").exists()}
         self._check_facts(facts_path, facts)
 
         roles = {}
@@ -404,7 +408,7 @@ class _GameLoader(ProblemCollector):
             group_by=facts["group_by"], kinds=tuple(facts["kinds"]), teams=tuple(facts["teams"]),
             roles=roles, steps=steps, sequences=sequences, setup=setup,
             sections=tuple(facts.get("sections", ())), texts=game_texts, ui=ui, data_dir=self.dir,
-            missing=tuple(facts.get("missing", ())), languages=self.languages)
+            missing=tuple(facts.get("missing", ())), glossary=glossary, languages=self.languages)
         return gdb, self.problems
 
     def _texts(self, stem: str, schema: str) -> dict[str, dict]:

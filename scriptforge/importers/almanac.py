@@ -10,8 +10,9 @@ Three layouts are understood, told apart by their content:
   ability, flavor and overview; the name is the character named right after the quoted
   ability in the overview.
 
-Every text is passed through the language's glossary, so variant spellings become the
-established terms.
+Every text but flavor is passed through the language's glossary, so variant spellings become
+the established terms (only the entries whose variants are wrong in that kind of text); flavor
+is the author's prose and is kept as written.
 """
 
 from dataclasses import dataclass, field
@@ -112,7 +113,7 @@ class _Parser:
             parts = [p.strip() for p in byline[0].split(" · ")]
             almanac.author = parts[1] if len(parts) > 1 else None
         else:
-            almanac.description = "\n\n".join(self._clean(text) for _, text in lines)
+            almanac.description = "\n\n".join(self._clean(text, "overview") for _, text in lines)
 
     def _has_names(self, chunk) -> bool:
         if len(chunk) < 2:
@@ -125,18 +126,18 @@ class _Parser:
         team = TEAM_WORDS[team_word.casefold()]
         plain: list[tuple[int, str]] = []  # (line, text)
         sections: dict[str, list[str]] = {}
-        current = None
+        current, section = None, ""
         for n, text in body:
             key = SECTIONS.get(text.casefold())
             if key:
                 if key in sections:
                     self.fail(n, f"section '{text}' appears twice in one character")
-                current = sections.setdefault(key, [])
+                current, section = sections.setdefault(key, []), key
                 continue
             if current is None:
                 plain.append((n, text))
             else:
-                current.append(self._clean(text.removeprefix("- ").removeprefix("• ")))
+                current.append(self._clean(text.removeprefix("- ").removeprefix("• "), section))
         for key, items in sections.items():
             if not items:
                 self.fail(team_line, f"empty section '{key}' in the character starting here")
@@ -151,15 +152,15 @@ class _Parser:
             char_id, name = self._identify(plain[2][1], plain[2][0])
         texts: dict[str, str | list[str]] = {
             "name": name,
-            "ability": self._clean(plain[0][1]),
-            "flavor": self._clean(plain[1][1]),
-            "overview": "\n\n".join(self._clean(t) for _, t in plain[2:]),
+            "ability": self._clean(plain[0][1], "ability"),
+            "flavor": plain[1][1],
+            "overview": "\n\n".join(self._clean(t, "overview") for _, t in plain[2:]),
         }
         texts.update(sections)
         return Entry(char_id, team, team_line, texts)
 
-    def _clean(self, text: str) -> str:
-        return apply_glossary(text, self.terms)[0]
+    def _clean(self, text: str, kind: str) -> str:
+        return apply_glossary(text, self.terms, kind)[0]
 
     def _resolve(self, heading: str, line: int) -> tuple[str, str]:
         char_id = self.names.get(name_key(heading))

@@ -77,6 +77,21 @@ def unit_languages(db, units) -> tuple[str, ...]:
     return tuple(code for code in codes() if code in found)
 
 
+_KINDS = {"first_night_reminder": "night", "other_night_reminder": "night", "night_steps": "night",
+          "reminder_labels": "reminders"}
+
+
+def kind_of(unit: Unit) -> str:
+    """The kind of text a unit holds, as a glossary's `wrong_in` names it (scriptforge.glossary):
+    a character field's name, night, reminders, jinxes or ui. The other games' texts are names,
+    sheet words (ui) or rule prose (overview)."""
+    if unit.game == "botc":
+        return _KINDS.get(unit.group, unit.group)
+    if unit.game == SHARED_UI:
+        return "ui"
+    return "name" if unit.field == "name" else "overview"
+
+
 def text_hash(value) -> str:
     """12 hex digits of the sha256 of a text (a list's items joined with a newline)."""
     if isinstance(value, (list, tuple)):
@@ -144,6 +159,8 @@ def glossary_keys(db, lang: str) -> set[str]:
     """What a language's glossary covers: character ids, and the English term of other entries."""
     keys = set()
     for term in db.glossary.get(lang, []):
+        if term.get("reminder"):
+            continue  # a reminder token's name in rule texts; the labels are units of their own
         if term.get("character"):
             keys.add(term["character"])
         else:

@@ -79,10 +79,11 @@ def jinxes_text(analysis: "Analysis", lang: str) -> str:
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
         lines.append(f"{names}: {jinx.text(lang)}")
+    labels = db.ui[lang]["labels"]
     if not result.jinxes:
-        lines.append("no jinxes")
+        lines.append(labels["no_jinxes"])
     if result.djinn_needed:
-        lines.append("The Djinn is needed: add it to the script to carry these jinxes.")
+        lines.append(labels["djinn_needed"])
     return to_text("\n".join(lines)) or ""
 
 
@@ -91,11 +92,12 @@ def _name(db: "Database", script: "Script", char_id: str, lang: str) -> str:
     return ch.name(lang) if ch else char_id
 
 
-def night_text(order: NightOrder, lang: str) -> str:
-    titles = {"first_night": "First night", "other_nights": "Other nights"}
+def night_text(order: NightOrder, db: "Database", lang: str) -> str:
+    """The night order as text, its headings in `lang` (ui.yaml)."""
+    labels = db.ui[lang]["labels"]
     lines = []
     for night in NIGHTS:
-        lines.append(titles[night])
+        lines.append(labels[night])
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
