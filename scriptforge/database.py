@@ -172,7 +172,7 @@ class Database:
         return str(self.word(lang, "languages", code) or get_language(code).name)
 
     def word_table(self, lang: str, *path: str) -> dict[str, Any]:
-        """A section of ui.yaml (`word_table("ko", "editions")`) along the fallbacks; {} where there is none."""
+        """A section of ui.yaml (`word_table(lang, "editions")`) along the fallbacks; {} where there is none."""
         node = self.word(lang, *path)
         return node if isinstance(node, dict) else {}
 
