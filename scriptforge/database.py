@@ -13,7 +13,7 @@ from typing import Any
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
-from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, translation_source
+from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
 from scriptforge.fileio import atomic_write_bytes
@@ -85,7 +85,7 @@ class Database:
         if len(found) == 1:
             return found[0]
         if found:
-            names = ", ".join(f"{c.id} ({c.name('en')})" for c in found)
+            names = ", ".join(f"{c.id} ({c.name(official())})" for c in found)
             raise NotFoundError(f"'{name}' is ambiguous: it names {names}")
         hint = self.suggest(name)
         message = f"no character named '{name}'"

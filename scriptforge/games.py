@@ -246,7 +246,7 @@ class GameDatabase:
         for table in self.setup:
             if table.id == table_id:
                 return table
-        raise NotFoundError(f"{self.name('en')} has no setup table '{table_id}'")
+        raise NotFoundError(f"{self.name(official())} has no setup table '{table_id}'")
 
     def setup_count(self, table_id: str, players: int) -> int | None:
         """The count a setup table gives for `players`; None where the source gives no table.
@@ -254,7 +254,7 @@ class GameDatabase:
         A player count outside the game's range is an InputError.
         """
         if self.players and not self.players[0] <= players <= self.players[1]:
-            raise InputError(f"{self.name('en')} is for {self.players[0]}-{self.players[1]} players, not {players}")
+            raise InputError(f"{self.name(official())} is for {self.players[0]}-{self.players[1]} players, not {players}")
         table = self.setup_table(table_id)
         if table.rows is None:
             return None
@@ -273,7 +273,7 @@ class GameDatabase:
         for seq in self.sequences:
             if seq.id == sequence_id:
                 return seq
-        raise NotFoundError(f"{self.name('en')} has no sequence '{sequence_id}'")
+        raise NotFoundError(f"{self.name(official())} has no sequence '{sequence_id}'")
 
     def roles_by_group(self) -> list[tuple[str, list[Role]]]:
         """(group id, roles) in the data's order of kinds or teams; roles without a team last."""
