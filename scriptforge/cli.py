@@ -325,15 +325,14 @@ def import_almanac(file, lang, out_dir, script_path, name):
     Example:
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
-    from scriptforge.fileio import atomic_write_text, dump_json
     from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
     almanac = read_almanac(file, lang, db.glossary.get(lang, []))
-    written = write_almanac(almanac, out_dir or Path("imported") / lang)
+    script = (script_path, script_from_almanac(almanac, db, name)) if script_path else None
+    written = write_almanac(almanac, out_dir or Path("imported") / lang, script)
     click.echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
     if script_path:
-        atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
         click.echo(f"script written to {script_path}")
 
 
@@ -559,6 +558,7 @@ def render_options(command):
 
 def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
+    from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.pipeline import build_all, can_fork, output_target, script_files
     from scriptforge.render.pdf import Renderer
 
@@ -578,11 +578,17 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
     else:
         results = build_all(files, db, renderer, **options)
     for result in results:
+        if isinstance(result, Failure):
+            continue
         for warning in result.warnings:
             click.echo(f"Warning: {result.script}: {warning}", err=True)
         for path in result.written:
             pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
             click.echo(f"{path}{pages}")
+    for line in failure_lines(results):
+        click.echo(line, err=True)
+    if exit_code(results):
+        sys.exit(exit_code(results))
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
@@ -609,7 +615,8 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
-    and a warning says so; a sheet that still does not fit is never clipped.
+    and a warning says so; a sheet that still does not fit is never clipped. In a batch every
+    script is tried; the failures are listed at the end, one line each, and the exit code is 1.
 
     \b
     Example:
@@ -710,7 +717,7 @@ def add(script, characters, lang):
 @findings_options
 @_fail_cleanly
 def remove(script, characters):
-    """Remove characters from a script (and from its _meta night lists).
+    """Remove characters from a script: every copy of each (and from its _meta night lists).
 
     \b
     Example:
@@ -918,10 +925,10 @@ def l10n_confirm(id_, field, lang, all_):
         scriptforge l10n confirm imp ability --lang ko
         scriptforge l10n confirm --all
     """
-    from scriptforge.l10n.provenance import confirm_command
+    from scriptforge.l10n.provenance import confirm_command, editing_data
 
-    db = _db()
-    written, count = confirm_command(db, id_, field, lang, all_)
+    with editing_data(_db) as db:
+        written, count = confirm_command(db, id_, field, lang, all_)
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{count} text(s) confirmed; {len(written)} file(s) written")
@@ -964,8 +971,10 @@ def l10n_import(file, lang):
         scriptforge l10n import en.po
     """
     from scriptforge.l10n.po import import_po
+    from scriptforge.l10n.provenance import editing_data
 
-    lang, changes, written = import_po(_db(), file, lang)
+    with editing_data(_db) as db:
+        lang, changes, written = import_po(db, file, lang)
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
@@ -1113,8 +1122,10 @@ def export_command(script, lang, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
-    from scriptforge.fileio import atomic_write_text, dump_json
+    from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
 
+    if out:
+        refuse_to_overwrite([out], [script])
     db = _db()
     result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:

@@ -16,7 +16,7 @@ from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Te
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
-from scriptforge.fileio import atomic_write_bytes
+from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
@@ -196,7 +196,14 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     every data file, schema and loader module: the same bytes always get the same verdict, so
     only a change (or a new version) pays for parsing and validating again.
     """
-    key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
+    roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    for root in roots:
+        try:
+            finish_journal(root)
+        except OSError as exc:
+            raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
+                            where=str(root)) from None
+    key = _content_key(roots)
     cached = cache_dir("database") / f"{key}.pickle"
     try:
         db: Database = pickle.loads(cached.read_bytes())
@@ -208,7 +215,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
-        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except OSError:
         pass  # a read-only home only costs speed
     return checked

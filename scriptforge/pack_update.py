@@ -18,6 +18,7 @@ import urllib.request
 
 from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
+from scriptforge.fileio import locked
 from scriptforge.languages import default, official
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
@@ -110,10 +111,11 @@ def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path 
                           timeout=timeout, progress=progress)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
-    try:
-        old = pack_files(target) if (target / "pack.yaml").is_file() else None
-    except DataError:
-        old = None  # a damaged installed pack: replaced, with nothing to compare against
-    path = write_pack(build, target)
+    with locked(target, follow_symlinks=False):  # the link: each version folder is another file
+        try:
+            old = pack_files(target) if (target / "pack.yaml").is_file() else None
+        except DataError:
+            old = None  # a damaged installed pack: replaced, with nothing to compare against
+        path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, diff=diff)

@@ -24,7 +24,7 @@ from typing import Any
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import dump_yaml
+from scriptforge.fileio import dump_yaml, locked
 from scriptforge.languages import codes, official
 from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
 from scriptforge.rules.brackets import read_brackets
@@ -553,10 +553,15 @@ def write_pack(build: PackBuild, target: Path) -> Path:
 
 
 def _remove_leftovers(target: Path) -> None:
-    """Version folders, links and old folders of `target` that the link does not point to."""
+    """Version folders, links and old folders of `target` that the link does not point to.
+
+    Only the names `write_pack` makes: not the lock file `.NAME.lock` held meanwhile, nor the
+    version folders of a pack whose name starts with NAME and a dot.
+    """
     current = os.readlink(target) if target.is_symlink() else None
+    ours = re.compile(rf"\.{re.escape(target.name)}\.([a-z0-9_]+\.pack|\d+\.link|\d+\.old)")
     for entry in target.parent.glob(f".{target.name}.*"):
-        if entry.name == current:
+        if entry.name == current or not ours.fullmatch(entry.name):
             continue
         if entry.is_symlink() or entry.is_file():
             entry.unlink(missing_ok=True)
@@ -582,7 +587,8 @@ def import_pack(paths, *, name: str | None = None, out: Path | None = None, lang
 
         base_db = load_database(data_dir, [p for p in packs if Path(p).resolve() != target.resolve()])
     build = build_pack(sources, name, base_db)
-    return write_pack(build, target), build
+    with locked(target, follow_symlinks=False):  # the link itself: each version folder is another file
+        return write_pack(build, target), build
 
 
 # -- comparing two versions of the official data ------------------------------------------------

@@ -15,6 +15,7 @@ import shutil
 from typing import TYPE_CHECKING, Any, Callable
 
 from scriptforge.analysis import analyse
+from scriptforge.batch import Failure, attempt
 from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_bytes
 from scriptforge.languages import default
@@ -95,16 +96,17 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str 
 
 
 def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Callable[[Path], Path], jobs: int = 1,
-              done: Callable[[BuildResult], None] = lambda result: None, **options) -> list[BuildResult]:
-    """`build` every script in `paths`, in order; `done` is called after each one.
+              done: Callable[[BuildResult | Failure], None] = lambda result: None,
+              **options) -> list[BuildResult | Failure]:
+    """`build` every script in `paths`; the results in input order, a `Failure` for each script
+    that could not be built (the batch goes on: see scriptforge.batch); `done` is called after each.
 
     With ``jobs`` > 1 (and where processes can be forked) the first script is built here, which
     loads the fonts, templates and CSS, and the others by ``jobs`` worker processes forked from
-    this one, so they share what is loaded. The first script that fails stops the batch: its
-    error is raised; scripts already written stay (each file is written whole or not at all).
+    this one, so they share what is loaded. Each file is written whole or not at all.
     """
-    def one(path: Path) -> BuildResult:
-        result = build(path, db, renderer, target=targets(path), **options)
+    def one(path: Path) -> BuildResult | Failure:
+        result = attempt(lambda p: build(p, db, renderer, target=targets(p), **options), path)
         done(result)
         return result
 
@@ -150,10 +152,10 @@ def _start_worker() -> None:
     multiprocessing.util.Finalize(None, delete_own_font_folders, exitpriority=0)
 
 
-def _build_in_worker(path: Path) -> BuildResult:
+def _build_in_worker(path: Path) -> BuildResult | Failure:
     assert _forked_batch is not None
     db, renderer, targets, options = _forked_batch
-    return build(path, db, renderer, target=targets(path), **options)
+    return attempt(lambda p: build(p, db, renderer, target=targets(p), **options), path)
 
 
 def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"),

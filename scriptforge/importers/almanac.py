@@ -21,8 +21,8 @@ import re
 from typing import NoReturn
 
 from scriptforge.datafiles import read_yaml, validate
-from scriptforge.errors import InputError
-from scriptforge.fileio import atomic_write_text, dump_yaml
+from scriptforge.errors import DataError, InputError
+from scriptforge.fileio import dump_json, dump_yaml, locked, refuse_to_overwrite, write_files
 from scriptforge.glossary import apply_glossary
 from scriptforge.languages import official
 from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
@@ -203,18 +203,32 @@ def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
     for entry in almanac.entries:
         path = Path(out_dir) / "characters" / f"{entry.id}.yaml"
         current = (read_yaml(path) or {}) if path.exists() else {}
+        if not isinstance(current, dict):
+            raise DataError("is not a character's texts (a YAML mapping); fix or remove it to import here",
+                            where=str(path))
         current.update(entry.texts)
         out[path] = {k: current[k] for k in TEXT_FIELDS if k in current}
     return out
 
 
-def write_almanac(almanac: Almanac, out_dir: Path) -> list[Path]:
-    """Write the almanac's character files into `out_dir`; all are checked before any is written."""
-    files = merged_texts(almanac, out_dir)
-    for path, texts in files.items():
-        validate(texts, "texts", path, record_id=path.stem)
-    for path, texts in files.items():
-        atomic_write_text(path, dump_yaml(texts))
+def write_almanac(almanac: Almanac, out_dir: Path, script: tuple[Path, list] | None = None) -> list[Path]:
+    """Write the almanac's character files into `out_dir` (and the `script` (path, data), if
+    given), all or nothing: everything is checked before anything is written, and a write that
+    is killed half-way is finished by the next import or database load (fileio.write_files, with
+    the journal and the lock in `out_dir`'s parent: a data folder when `out_dir` is data/<lang>)."""
+    root = Path(out_dir).resolve().parent
+    targets = [Path(out_dir) / "characters" / f"{entry.id}.yaml" for entry in almanac.entries]
+    if script:
+        targets.append(script[0])
+    refuse_to_overwrite(targets, [almanac.path])
+    with locked(root):
+        files = merged_texts(almanac, out_dir)
+        for path, texts in files.items():
+            validate(texts, "texts", path, record_id=path.stem)
+        data = {path: dump_yaml(texts).encode("utf-8") for path, texts in files.items()}
+        if script:
+            data[script[0]] = dump_json(script[1]).encode("utf-8")
+        write_files(data, root)
     return list(files)
 
 

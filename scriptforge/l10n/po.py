@@ -216,7 +216,7 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
             validate(doc.data, _schema(doc.path), doc.path)
         except DataError as exc:
             raise InputError(f"the import would make an invalid data file: {exc}", where=str(path)) from None
-    return write_docs(list(docs.values()))
+    return write_docs(list(docs.values()), db.data_dir)
 
 
 def _schema(path: Path) -> str:

@@ -10,12 +10,15 @@ A unit is *stale* when the source text's hash no longer matches the recorded one
 edited after the translation was made). Texts without a block are originals, never stale.
 """
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from scriptforge.fileio import atomic_write_text, dump_yaml
+from scriptforge.fileio import dump_yaml, locked, write_files
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, text_hash, unit_languages
 from scriptforge.languages import translation_source
 
@@ -110,20 +113,31 @@ def set_hashes(doc: YamlDoc, source: str, hashes: dict[str, str]) -> None:
     doc.data["translated_from"] = {"lang": source, "hashes": _order_hashes(merged, doc.path)}
 
 
-def write_docs(docs: list[YamlDoc]) -> list[Path]:
-    """Validate every document against its schema, then write those whose bytes change."""
+@contextmanager
+def editing_data(load: Callable[[], Any]) -> Iterator[Any]:
+    """The database for a command that changes its data files, loaded again while the data
+    folder's lock is held: what the command changes is what is on disk now, and a second
+    command changing the data at the same time waits for this one."""
+    data_dir = load().data_dir
+    with locked(data_dir):
+        yield load()
+
+
+def write_docs(docs: list[YamlDoc], root: Path) -> list[Path]:
+    """Validate every document against its schema, then write those whose bytes change, all or
+    nothing (`root`, the data folder, keeps the journal; see fileio.write_files)."""
     from scriptforge.datafiles import validate
 
     for doc in docs:
         validate(doc.data, schema_for(doc.path), doc.path)
-    written = []
+    changed = {}
     for doc in docs:
         text = doc.dumps()
         old = doc.path.read_text(encoding="utf-8") if doc.path.exists() else None
         if text != old:
-            atomic_write_text(doc.path, text)
-            written.append(doc.path)
-    return written
+            changed[doc.path] = text.encode("utf-8")
+    write_files(changed, root)
+    return list(changed)
 
 
 def schema_for(path: Path) -> str:
@@ -185,7 +199,7 @@ def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
         per_doc[where.path][1][where.hash_key] = text_hash(value)
     for path, (source, hashes) in per_doc.items():
         set_hashes(docs[path], source, hashes)
-    return write_docs(list(docs.values()))
+    return write_docs(list(docs.values()), db.data_dir)
 
 
 def status(db, games=None) -> dict:
