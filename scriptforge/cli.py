@@ -9,8 +9,46 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
+from scriptforge.model import TEAMS
 
-LANG = click.Choice(["ko", "en"])
+class LanguageChoice(click.ParamType):
+    """A language code of the registry (data/languages.json); with `pairs`, also two joined by
+    `+` (ko+en: the first language's texts with the second's beside them)."""
+
+    name = "lang"
+
+    def __init__(self, pairs: bool = False):
+        self.pairs = pairs
+
+    def get_metavar(self, param, ctx=None):
+        from scriptforge.languages import codes, default
+
+        return "[" + "|".join([*codes(), *([default("pair")] if self.pairs else [])]) + "]"
+
+    def convert(self, value, param, ctx):
+        from scriptforge.languages import codes, default, is_known
+
+        if is_known(value) and (self.pairs or "+" not in value):
+            return value
+        pair = f", or two joined by '+' ({default('pair')})" if self.pairs else ""
+        self.fail(f"'{value}' is not one of {', '.join(codes())}{pair}", param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+        from scriptforge.languages import codes, default
+
+        return [CompletionItem(c) for c in [*codes(), *([default("pair")] if self.pairs else [])]
+                if c.startswith(incomplete)]
+
+
+LANG = LanguageChoice()
+LANGS = LanguageChoice(pairs=True)
+
+
+def _default(kind: str) -> str:
+    from scriptforge.languages import default
+
+    return default(kind)
 
 
 def _fail_cleanly(command):
@@ -154,9 +192,9 @@ def main(debug):
 
 
 @main.command("list")
-@click.option("--team", type=click.Choice(["townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric"]))
+@click.option("--team", type=click.Choice(TEAMS))
 @click.option("--edition", help="Edition id, e.g. tb, bmr, snv, carousel, fabled, homebrew.")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @game_option
 @format_option
 @_fail_cleanly
@@ -185,7 +223,8 @@ def list_command(team, edition, lang, game, fmt):
 
 @main.command()
 @click.argument("name", shell_complete=_complete_character)
-@click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
+              help="One language, or two joined by '+' (ko+en) to show both.")
 @game_option
 @format_option
 @_fail_cleanly
@@ -217,7 +256,8 @@ def show(name, lang, game, fmt):
 
 @main.command()
 @click.argument("text")
-@click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
+              help="One language, or two joined by '+' (ko+en) to show both.")
 @format_option
 @_fail_cleanly
 def search(text, lang, fmt):
@@ -302,7 +342,7 @@ def import_almanac(file, lang, out_dir, script_path, name):
     from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
-    almanac = read_almanac(file, lang, db.glossary[lang])
+    almanac = read_almanac(file, lang, db.glossary.get(lang, []))
     script = (script_path, script_from_almanac(almanac, db, name)) if script_path else None
     written = write_almanac(almanac, out_dir or Path("imported") / lang, script)
     echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
@@ -386,7 +426,7 @@ def _said(report):
 @click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15), with its bags; default: all.")
 @click.option("--travellers", type=click.IntRange(0, 20), default=0,
               help="Travellers at the table as well (printed; they are not in the bag).")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -413,7 +453,7 @@ def setup(script, players, travellers, lang, fmt):
 
 @main.command()
 @click.argument("script")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -437,7 +477,7 @@ def jinxes(script, lang, fmt):
 @main.command()
 @click.argument("script")
 @click.option("--players", type=click.IntRange(5, 20), help="Player count; below 7, no Minion and Demon info.")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -464,7 +504,7 @@ def night(script, players, lang, fmt):
 @main.command()
 @click.argument("script")
 @click.option("--keep-order", is_flag=True, help="Keep the author's order instead of the sheet order.")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -514,7 +554,7 @@ def render_options(command):
         click.option("-o", "--output", "out", type=click.Path(path_type=Path),
                      help="Output file; a folder when several scripts are given. "
                           "Default: the script's file name with the format's suffix, in the current folder."),
-        click.option("--lang", type=click.Choice(["ko", "en", "ko+en"]), default="ko", show_default=True,
+        click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
                      help="ko+en: Korean texts with each English name small beside it."),
         click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True),
         click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]), default="pdf",
@@ -814,8 +854,8 @@ def l10n_status(game, fmt):
 
 @l10n.command("diff")
 @click.argument("ids", nargs=-1)
-@click.option("--from", "source", type=LANG, default="en", show_default=True, help="Source language.")
-@click.option("--to", "target", type=LANG, default="ko", show_default=True, help="Translation language.")
+@click.option("--from", "source", type=LANG, default=_default("text"), show_default=True, help="Source language.")
+@click.option("--to", "target", type=LANG, default=_default("sheet"), show_default=True, help="Translation language.")
 @click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Compare our --to texts with a translation file in the official layout instead.")
 @l10n_game_option
@@ -873,7 +913,7 @@ def l10n_check(lang, game, fmt):
 
     chosen = _selection("l10n")
     db, games = _l10n_selection(game)
-    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=chosen.ignore, select=chosen.select,
+    findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
@@ -1022,7 +1062,7 @@ def pack_update(from_dir, langs, url, translations_url, timeout):
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
-    result = update_pack(langs=langs or ("ko",), from_dir=from_dir, url=url or OFFICIAL_URL,
+    result = update_pack(langs=langs or (_default("sheet"),), from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
                          progress=lambda line: echo(line, err=True))
     for warning in result.build.warnings:
@@ -1083,7 +1123,7 @@ def pack_diff(old, new, lang, fmt):
 
 @main.command("export")
 @click.argument("script")
-@click.option("--lang", type=LANG, default="ko", show_default=True)
+@click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
@@ -1132,7 +1172,7 @@ def _add_pack_option(group):
 @click.argument("script")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path),
               help="Output file (or folder). Default: <script>-almanac.pdf (or .html) in the current folder.")
-@click.option("--lang", type=click.Choice(["ko", "en", "ko+en"]), default="ko", show_default=True,
+@click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
               help="ko+en: Korean texts with each English name beside the Korean one.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)

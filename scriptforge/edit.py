@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from scriptforge.database import Database
+from scriptforge.languages import official
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
 from scriptforge.fileio import atomic_write_text, locked
 from scriptforge.userfiles import assert_writable, check_option, read_text
@@ -150,11 +151,11 @@ def _jinx_labels(analysis: Analysis) -> tuple[dict, bool]:
 
 def _name(script: Script, char_id: str) -> str:
     ch = script.get(char_id)
-    return ch.name("en") if ch else char_id
+    return ch.name(official()) if ch else char_id
 
 
 def _label(ch) -> str:
-    return f"{ch.name('en')} ({ch.id})"
+    return f"{ch.name(official())} ({ch.id})"
 
 
 def _finish(sf: ScriptFile, db: Database, before: Script | None, done: list, notes: list) -> Change:

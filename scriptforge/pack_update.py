@@ -19,6 +19,7 @@ import urllib.request
 from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
+from scriptforge.languages import default, official
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -65,7 +66,7 @@ def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
 def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
     """(file inside the base, language of a translation file) for every file to get."""
     return [*((name, None) for name in ENGLISH_FILES),
-            *((translation_file(lang), lang) for lang in dict.fromkeys(langs) if lang != "en")]
+            *((translation_file(lang), lang) for lang in dict.fromkeys(langs) if lang != official())]
 
 
 def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: str = OFFICIAL_URL,
@@ -98,7 +99,7 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
     return sources
 
 
-def update_pack(*, langs: tuple[str, ...] = ("ko",), from_dir: Path | None = None, url: str = OFFICIAL_URL,
+def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
                 progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one

@@ -18,7 +18,8 @@ from scriptforge.analysis import analyse
 from scriptforge.batch import Failure, attempt
 from scriptforge.errors import InputError
 from scriptforge.fileio import atomic_write_bytes
-from scriptforge.render.pdf import Renderer, Rendered
+from scriptforge.languages import default
+from scriptforge.render.pdf import Renderer, Rendered, require_printable
 from scriptforge.render.views import make_view
 from scriptforge.rules.validate import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
@@ -90,11 +91,12 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
     return script
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
           fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
           skip_unknown: bool = False) -> BuildResult:
     """Read one script, render it and write the output(s); a script naming unknown characters is
     refused unless `skip_unknown` (then they are left out with a warning)."""
+    require_printable(lang)
     script = read_printable_script(script_path, db)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
@@ -172,12 +174,13 @@ def _build_in_worker(path: Path) -> BuildResult | Failure:
     return attempt(lambda p: build(p, db, renderer, target=targets(p), **options), path)
 
 
-def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko",
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"),
                   paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its almanac and write it; a script naming unknown characters is
     refused unless `skip_unknown`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
+    require_printable(lang)
     script = read_printable_script(script_path, db)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = almanac_view(analyse(script, db), lang, paper)
@@ -202,7 +205,7 @@ def game_target(game: str, out: Path | None, fmt: str, suffix: str) -> Path:
     return Path(out)
 
 
-def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
+def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
                fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
                icons_dir=None) -> BuildResult:
     """Render a game's reference sheet and/or moderator's sheet and write the output(s).

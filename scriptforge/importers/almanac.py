@@ -25,8 +25,11 @@ from scriptforge.errors import InputError
 from scriptforge.fileio import dump_json, dump_yaml, locked, refuse_to_overwrite, write_files
 from scriptforge.userfiles import check_option, read_text, read_yaml
 from scriptforge.glossary import apply_glossary
+from scriptforge.languages import official
+from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
 from scriptforge.names import name_key, normalize_id
 from scriptforge.rules.findings import short
+from scriptforge.character_json import character_object
 
 TEAM_WORDS = {
     "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",
@@ -164,7 +167,7 @@ class _Parser:
     def _resolve(self, heading: str, line: int) -> tuple[str, str]:
         char_id = self.names.get(name_key(heading))
         if char_id is None:
-            if self.lang != "en":
+            if self.lang != official():  # official names are ids; others need the glossary
                 self.fail(line, f"unknown character name '{heading}': add it to the {self.lang} glossary")
             char_id = normalize_id(heading)
             if not char_id or len(char_id) > MAX_ID_LENGTH:
@@ -196,7 +199,7 @@ class _Parser:
         return char_id, self._canonical_name(char_id, match.group(1))
 
 
-TEXT_FIELDS = ("name", "aliases", "ability", "flavor", "overview", "how_to_run", "examples")
+TEXT_FIELDS = (PAGE_FIELDS[0], "aliases", *PAGE_FIELDS[1:])
 
 
 def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
@@ -252,16 +255,10 @@ def script_from_almanac(almanac: Almanac, db, name: str | None = None) -> list:
             script.append(entry.id)
             continue
         texts = ch.text(almanac.lang)
-        obj = {"id": entry.id, "name": entry.texts["name"], "team": entry.team, "ability": entry.texts["ability"]}
-        if entry.texts.get("flavor"):
-            obj["flavor"] = entry.texts["flavor"]
-        for night, key in (("first_night", "firstNight"), ("other_nights", "otherNight")):
-            obj[key] = ch.night.get(night, 0)
-            reminder = texts and getattr(texts, f"{night.removesuffix('s')}_reminder")
-            if reminder:
-                obj[f"{key}Reminder"] = reminder
-        if ch.reminders:
-            obj["reminders"] = [db.reminder_labels[almanac.lang].get(r, r) for r in ch.reminders]
-        obj["setup"] = ch.setup is not None
+        obj = character_object(
+            entry.id, entry.team, Texts(name=entry.texts["name"], ability=entry.texts["ability"],
+                                        flavor=entry.texts.get("flavor")),
+            night=ch.night, reminders={n: texts.night_reminder(n) if texts else None for n in NIGHTS},
+            labels=[db.reminder_label(r, almanac.lang) for r in ch.reminders], setup=ch.setup is not None)
         script.append(obj)
     return script
