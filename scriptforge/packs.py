@@ -581,7 +581,11 @@ def import_pack(paths, *, name: str | None = None, out: Path | None = None, lang
         base_db = load_database(data_dir, [p for p in packs if Path(p).resolve() != target.resolve()])
     build = build_pack(sources, name, base_db)
     with locked(target, follow_symlinks=False):  # the link itself: each version folder is another file
-        return write_pack(build, target), build
+        try:
+            return write_pack(build, target), build
+        except DataError as exc:  # a value the input schemas let through but the pack's do not
+            raise InputError(f"the pack these files make fails its own schema ({exc}); fix the value in the "
+                             "input", where=", ".join(str(s.path) for s in sources)) from None
 
 
 # -- comparing two versions of the official data ------------------------------------------------

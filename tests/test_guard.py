@@ -286,3 +286,12 @@ def test_an_empty_reminder_label_in_a_translation_is_named_in_the_input(runner, 
     assert result.exit_code == 2
     one_error_line(result, f"{source}: translation file, /reminders/imp")
     assert not (tmp_path / "pk").exists()
+
+
+def test_a_value_only_the_packs_schema_refuses_is_named_in_the_input(runner, tmp_path):
+    # found by benchmarks/fuzz_long.py: the error named pk/night.yaml, a file of the pack being built
+    source = write(tmp_path / "n.json", json.dumps({"firstNight": ["dusk", "9x", "dawn"], "otherNight": ["dusk"]}))
+    result = runner.invoke(main, ["pack", "import", str(source), "--out", str(tmp_path / "pk")])
+    assert result.exit_code == 2
+    one_error_line(result, f"Error: {source}: the pack these files make fails its own schema")
+    assert not (tmp_path / "pk").exists()
