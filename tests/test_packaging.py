@@ -1,5 +1,6 @@
 import os
 from pathlib import Path
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -7,15 +8,20 @@ import zipfile
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# pip builds the wheel in the checkout (build/, *.egg-info): one worker at a time
+# both tests share the module's wheel: one worker builds it once
 pytestmark = pytest.mark.xdist_group("wheel")
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    """The wheel, built from a copy of the source tree: setuptools builds in the tree it is given
+    (build/, *.egg-info), which must be neither the checkout nor shared with another run."""
+    source = tmp_path_factory.mktemp("source") / "scriptforge"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache"))
     out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                             "-w", str(out), str(ROOT)], capture_output=True, text=True)
+                             "-w", str(out), str(source)], capture_output=True, text=True)
     if result.returncode != 0:
         pytest.fail(result.stderr[-2000:])
     return next(out.glob("scriptforge-*.whl"))
