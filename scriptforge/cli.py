@@ -486,7 +486,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
 def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
-    Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
+    Each sheet fits on one page: if it does not, the text is set smaller in steps down to 70%,
     and a warning says so; a sheet that still does not fit is never clipped.
 
     Example:

@@ -27,7 +27,8 @@ The cost: no Latin kerning or fi/fl ligatures (invisible at sheet sizes; Hangul 
 precomposed and need neither).
 
 ``coverage.txt`` lists the code points the fonts cover (ranges, hex), so the renderer's
-missing-glyph check does not load fontTools at run time.
+missing-glyph check does not load fontTools at run time; ``bold-advances.txt`` the bold face's
+advance widths, with which the sheets size their name column (``render/measure.py``).
 
 Usage:
 
@@ -145,6 +146,21 @@ def write_coverage(font_path: Path, target: Path) -> None:
     print(f"{target}: {len(points)} code points in {len(ranges)} ranges")
 
 
+def write_advances(font_path: Path, target: Path) -> None:
+    """bold-advances.txt: the advance width (1/1000 em) of every code point of `font_path` outside
+    the Hangul syllables (which are all as wide as U+AC00, the line marked ``*``), so the sheet can
+    size its name column to the longest name without loading fontTools at run time."""
+    font = TTFont(str(font_path), lazy=True)
+    cmap, metrics, units = font.getBestCmap(), font["hmtx"].metrics, font["head"].unitsPerEm
+    font.close()
+    width = {point: round(metrics[glyph][0] * 1000 / units) for point, glyph in cmap.items()}
+    lines = [f"* {width[0xAC00]}"] + [f"{point:04X} {w}" for point, w in sorted(width.items())
+                                      if not 0xAC00 <= point <= 0xD7A3]
+    header = f"# advance widths (1/1000 em) of {font_path.name}, written by tools/subset_fonts.py\n"
+    target.write_text(header + "\n".join(lines) + "\n", encoding="ascii")
+    print(f"{target}: {len(lines)} widths")
+
+
 def to_truetype(font: TTFont, max_err: float = 1.0) -> None:
     """Replace the CFF outlines of `font` by TrueType (glyf) outlines, in place."""
     from fontTools.pens.cu2quPen import Cu2QuPen
@@ -198,6 +214,7 @@ def main() -> None:
         else:
             make_subset(args.source_dir / filename, target, wanted_text())
     write_coverage(args.out / OUT_NAME.format(weight="Regular"), args.out / "coverage.txt")
+    write_advances(args.out / OUT_NAME.format(weight="Bold"), args.out / "bold-advances.txt")
 
 
 if __name__ == "__main__":

@@ -94,6 +94,11 @@ class AlmanacView:
     other_lang: str = "en"
     scale: float = 1.0
 
+    @property
+    def name_column(self):
+        """The cover's character sheet sets the name column (see views.sheet_name_column)."""
+        return self.sheet.name_column
+
     def icons(self) -> list[Icon]:
         """Every icon object on the pages (the character pages share the sheet's)."""
         out = [c.icon for t in (*self.sheet.teams, *self.sheet.extra_teams) for c in t.characters]

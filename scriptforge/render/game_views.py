@@ -19,6 +19,7 @@ from pathlib import Path
 
 from scriptforge.errors import InputError
 from scriptforge.games import GameDatabase, Role, ability_conditions, load_game
+from scriptforge.render.measure import NameColumn
 from scriptforge.render.views import SHEET_LANGUAGES
 
 #: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
@@ -110,6 +111,7 @@ class GameSheetView:
     procedures: list[SequenceView] = field(default_factory=list)  # setup and turn, on the reference sheet
     sequences: list[SequenceView] = field(default_factory=list)  # nights and days: the moderator's pages
     scale: float = 1.0
+    name_column: NameColumn | None = None  # wider than game_styles' 9.4rem where a name needs it
 
     def all_text(self) -> str:
         parts = [self.title, self.subtitle, self.summary or "", *(str(v) for v in self.labels.values())]

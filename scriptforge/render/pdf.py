@@ -19,7 +19,7 @@
   warning is recorded and the character gets its generated icon instead.
 - Same input, same bytes: no dates in the PDF metadata, a fixed identifier.
 - One page: a sheet that does not fit on one page is laid out again with smaller text, in steps
-  of the scales in ``SHRINK_STEPS`` (100 %, 94 %, 88 %, 82 %); if it still does not fit, it is
+  of the scales in ``SHRINK_STEPS`` (100 %, 94 % … 70 %); if it still does not fit, it is
   kept at the smallest scale and a warning says how many pages it took. Nothing is clipped.
 """
 
@@ -46,7 +46,7 @@ from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
-SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
+SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets

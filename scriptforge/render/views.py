@@ -10,6 +10,7 @@ from pathlib import Path
 import re
 
 from scriptforge.model import PLAYER_TEAMS, Character
+from scriptforge.render.measure import NameColumn, name_column
 
 #: Sheet languages: the language of the texts, and (for ko+en) the language of the small
 #: second name printed beside each character's name.
@@ -111,6 +112,8 @@ class SheetView:
     scale: float = 1.0  # font scale; the renderer shrinks by steps when a page overflows
     byline: str | None = None
     show_sheet: bool = True
+    name_column: NameColumn | None = None  # a wider name column (or smaller names) than sheet.css's
+
 
     def all_text(self) -> str:
         """Every piece of text printed, for the font coverage check."""
@@ -449,7 +452,22 @@ def make_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, sheet: b
             view.nights = nights
         if back:
             view.back = back_view(script, db, sheet_lang, nights)
+    view.name_column = sheet_name_column(view)
     return view
+
+
+#: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).
+NAME_CELL_REM = 8.2
+
+
+def sheet_name_column(view: SheetView) -> NameColumn | None:
+    """The name column that keeps every word of the sheet's and night pages' names on one line,
+    or None where sheet.css's columns already do."""
+    rows = [c for team in (*view.teams, *view.extra_teams) for c in team.characters]
+    rows += [s for night in view.nights for s in night.steps]
+    column = name_column([r.name for r in rows], [r.second_name for r in rows if r.second_name],
+                         narrowest=NAME_CELL_REM)
+    return column if column != NameColumn(width=NAME_CELL_REM) else None
 
 
 def back_view(script, db, sheet_lang: str, nights: list[NightView]) -> dict:
