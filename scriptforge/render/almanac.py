@@ -307,13 +307,18 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
     return renderer.render_document(view, "almanac.html.j2", fmt, base_dir, view.icons())
 
 
-def build_almanac(script_path, db, renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
+def build_almanac(script_path, db, renderer, *, target, lang: str = "ko", paper: str = "a4",
                   fmt: str = "pdf"):
-    """Read one script, render its almanac and write it; a ``BuildResult``."""
-    from scriptforge.render.build import BuildResult, write_rendered
+    """Read one script, render its almanac and write it to `target` (a path, or a function of
+    the script's path and name, as for ``build.build``); a ``BuildResult``."""
+    from scriptforge.render.build import BuildResult
+    from scriptforge.render.outputs import check_targets, write_rendered
     from scriptforge.script import read_script
 
     script = read_script(script_path, db)
+    if callable(target):
+        target = target(Path(script_path), script.name)
+    check_targets([(Path(script_path), target)])
     view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
     result = BuildResult(script=Path(script_path))
     note = fallback_warning(view)

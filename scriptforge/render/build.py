@@ -11,8 +11,8 @@ import shutil
 from typing import Callable
 
 from scriptforge.errors import InputError
-from scriptforge.fileio import atomic_write_bytes
-from scriptforge.render.pdf import Renderer, Rendered
+from scriptforge.render.outputs import check_targets, write_rendered
+from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
 
 
@@ -38,38 +38,20 @@ def script_files(paths) -> list[Path]:
     return out
 
 
-def output_target(script: Path, out: Path | None, fmt: str, many: bool, suffix: str = "") -> Path:
-    """Where one script's output goes (without a page suffix for PNGs).
-
-    Default: the script's file stem (+ `suffix`) + .fmt in the current folder. With several
-    scripts `out` is a folder; with one it is a file, or a folder if it is one already.
-    """
-    name = f"{script.stem}{suffix}.{fmt}"
-    if out is None:
-        return Path(name)
-    out = Path(out)
-    if many or out.is_dir() or str(out).endswith(("/", "\\")):
-        return out / name
-    return out
+Targets = Callable[[Path, str | None], Path]  # (script path, script name) -> output path
 
 
-def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
-    """Write each file of `rendered` atomically; PNG pages get -1, -2… before the suffix."""
-    written = []
-    stem = target.with_suffix("")
-    for suffix, data in rendered.files:
-        path = target if suffix == target.suffix or suffix == f".{target.suffix.lstrip('.')}" else Path(f"{stem}{suffix}")
-        atomic_write_bytes(path, data)
-        written.append(path)
-    return written
-
-
-def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = "ko", paper: str = "a4",
-          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True) -> BuildResult:
-    """Read one script, render it and write the output(s)."""
+def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = "ko",
+          paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False,
+          sheet: bool = True) -> BuildResult:
+    """Read one script, render it and write the output(s) to `target` (or where `target` puts
+    the script, by its path and name: a script read from stdin is named by its name)."""
     from scriptforge.script import read_script
 
     script = read_script(script_path, db)
+    if callable(target):
+        target = target(Path(script_path), script.name)
+    check_targets([(Path(script_path), target)])
     view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
                      icons_dir=renderer.icons_dir)
     result = BuildResult(script=Path(script_path))
@@ -84,7 +66,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str 
     return result
 
 
-def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Callable[[Path], Path], jobs: int = 1,
+def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jobs: int = 1,
               done: Callable[[BuildResult], None] = lambda result: None, **options) -> list[BuildResult]:
     """`build` every script in `paths`, in order; `done` is called after each one.
 
@@ -92,9 +74,13 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Callable[[P
     loads the fonts, templates and CSS, and the others by ``jobs`` worker processes forked from
     this one, so they share what is loaded. The first script that fails stops the batch: its
     error is raised; scripts already written stay (each file is written whole or not at all).
+    Two scripts that would write one file, or an output that is an input, stop it before
+    anything is written (``outputs.check_targets``).
     """
+    check_targets([(path, targets(path, None)) for path in paths if str(path) != "-"])
+
     def one(path: Path) -> BuildResult:
-        result = build(path, db, renderer, target=targets(path), **options)
+        result = build(path, db, renderer, target=targets, **options)
         done(result)
         return result
 
@@ -140,4 +126,4 @@ def _start_worker() -> None:
 
 def _build_in_worker(path: Path) -> BuildResult:
     db, renderer, targets, options = _forked_batch
-    return build(path, db, renderer, target=targets(path), **options)
+    return build(path, db, renderer, target=targets, **options)

@@ -225,16 +225,6 @@ def _sequence_view(gdb: GameDatabase, seq, lang: str, second: str | None, labels
 # -- building --------------------------------------------------------------------------------
 
 
-def game_target(game: str, out: Path | None, fmt: str, suffix: str) -> Path:
-    """Default `<game><suffix>.<fmt>` in the current folder; `out` is a file, or a folder if it is one."""
-    name = f"{game}{suffix}.{fmt}"
-    if out is None:
-        return Path(name)
-    if Path(out).is_dir() or str(out).endswith(("/", "\\")):
-        return Path(out) / name
-    return Path(out)
-
-
 def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
                fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
                icons_dir=None):
@@ -243,7 +233,8 @@ def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko"
     `scripts`, `back` and `icons_dir` belong to Blood on the Clocktower scripts; given with a
     game they are a user mistake (InputError).
     """
-    from scriptforge.render.build import BuildResult, write_rendered
+    from scriptforge.render.build import BuildResult
+    from scriptforge.render.outputs import output_target, write_rendered
 
     if scripts:
         raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
@@ -259,5 +250,5 @@ def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko"
     rendered = renderer.render_document(view, template, fmt)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
-    result.written = write_rendered(rendered, game_target(game, out, fmt, suffix))
+    result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))
     return result

@@ -45,6 +45,7 @@ from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint
 
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
+ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regular.ttf"  # the Djinn's flavor
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 FORMATS = ("pdf", "html", "png")
@@ -130,8 +131,9 @@ def _bytecode_cache():
 class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
-    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None):
+    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI):
         self.allow_network = allow_network
+        self.dpi = dpi  # of PNG output
         self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
@@ -237,18 +239,19 @@ class Renderer:
 
     def font_faces(self, embed: bool) -> list[dict]:
         faces = []
-        for weight, filename in FONT_FILES.items():
+        fonts = [(FONT_FAMILY, weight, filename) for weight, filename in FONT_FILES.items()]
+        for family, weight, filename in (*fonts, (ARABIC_FAMILY, 400, ARABIC_FILE)):
             path = FONTS_DIR / filename
             if embed:
                 if self._font_data_urls is None:
                     self._font_data_urls = {}
-                if weight not in self._font_data_urls:
+                if filename not in self._font_data_urls:
                     data = base64.b64encode(path.read_bytes()).decode("ascii")
-                    self._font_data_urls[weight] = f"data:font/ttf;base64,{data}"
-                url = self._font_data_urls[weight]
+                    self._font_data_urls[filename] = f"data:font/ttf;base64,{data}"
+                url = self._font_data_urls[filename]
             else:
                 url = path.resolve().as_uri()
-            faces.append({"family": FONT_FAMILY, "weight": weight, "url": url})
+            faces.append({"family": family, "weight": weight, "url": url})
         return faces
 
     def html(self, view, template: str = "sheet.html.j2", *, embed_fonts: bool = False,
@@ -432,7 +435,7 @@ class Renderer:
 
     def _pdf_output(self, docs: list, fmt: str, warnings: list[str]) -> Rendered:
         pdf = self.pdf_bytes(docs)
-        files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf)
+        files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf, self.dpi)
         return Rendered(files=files, pages=sum(len(d.pages) for d in docs), warnings=_unique(warnings))
 
 
@@ -463,7 +466,7 @@ def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
             page = document[index]
             image = page.render(scale=dpi / 72).to_pil()
             buffer = io.BytesIO()
-            image.save(buffer, format="PNG", optimize=False)
+            image.save(buffer, format="PNG", optimize=False, dpi=(dpi, dpi))  # the pHYs chunk
             out.append((".png" if count == 1 else f"-{index + 1}.png", buffer.getvalue()))
             page.close()
         return out
