@@ -19,7 +19,7 @@ from pathlib import Path
 
 from scriptforge.errors import InputError
 from scriptforge.games import GameDatabase, Role, ability_conditions, load_game
-from scriptforge.render.measure import NameColumn
+from scriptforge.render.measure import NameColumn, name_column
 from scriptforge.render.views import SHEET_LANGUAGES
 
 #: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
@@ -41,7 +41,6 @@ class RoleRow:
     notes: list[str]
     conditions: list[str]
     team: str | None = None  # the team's name, shown where roles are grouped by kind
-    text_missing: str | None = None  # "not given in the source" where the source has no text
 
 
 @dataclass
@@ -57,9 +56,8 @@ class GroupView:
 class SetupView:
     id: str
     title: str
-    rows: list[tuple[str, str]] | None  # (players, count) or None when the source gives no table
+    rows: list[tuple[str, str]]  # (players, count); a table the source does not give is not shown
     note: str | None
-    missing: str | None  # "not given in the source"
 
 
 @dataclass
@@ -119,9 +117,9 @@ class GameSheetView:
             parts += [g.title, g.note or ""]
             for r in g.roles:
                 parts += [r.name, r.second_name or "", r.text or "", *r.notes, *r.conditions, r.team or "",
-                          r.text_missing or ""]
+                          ]
         for s in self.setup:
-            parts += [s.title, s.note or "", s.missing or "", *(a + b for a, b in s.rows or [])]
+            parts += [s.title, s.note or "", *(a + b for a, b in s.rows)]
         for s in self.sections:
             parts += [s.title, *s.items]
         for q in (*self.procedures, *self.sequences):
@@ -148,10 +146,8 @@ def game_view(gdb: GameDatabase, sheet_lang: str = "ko", paper: str = "a4", *, s
     lang, second = SHEET_LANGUAGES[sheet_lang]
     texts = gdb.texts[lang]
     labels = dict(gdb.ui[lang]["labels"])
-    if gdb.players:
-        subtitle = labels["player_range"].format(min=gdb.players[0], max=gdb.players[1])
-    else:
-        subtitle = f"{labels['players']}: {labels['not_given']}"
+    # A number the source does not give is left off the page (never printed as "not given").
+    subtitle = labels["player_range"].format(min=gdb.players[0], max=gdb.players[1]) if gdb.players else ""
     view = GameSheetView(game=gdb.id, lang=sheet_lang, html_lang=lang, paper=paper, title=texts["name"],
                          subtitle=subtitle, labels=labels, summary=texts["summary"] if sheet else None)
     if sheet:
@@ -165,22 +161,46 @@ def game_view(gdb: GameDatabase, sheet_lang: str = "ko", paper: str = "a4", *, s
         ordered = [s for s in gdb.sequences if s.kind == "night"] + [s for s in gdb.sequences if s.kind == "day"]
         for i, seq in enumerate(ordered):
             row = _sequence_view(gdb, seq, lang, second, labels)
-            # a new page where the moderator's script gives way to the town crier's (Salem) or to the day
-            row.new_page = i > 0 and (seq.script != ordered[i - 1].script or seq.kind != ordered[i - 1].kind)
+            previous = view.sequences[-1] if view.sequences else None
+            if previous is not None and _same_steps(previous, row) and ordered[i - 1].script == seq.script:
+                previous.title = labels["every_night"]  # the first night and the others are alike: once
+                continue
+            # a new page where the moderator's script gives way to the town crier's (Salem)
+            row.new_page = i > 0 and seq.script != ordered[i - 1].script
             view.sequences.append(row)
+    if sheet or night:
+        view.name_column = _name_column(view)
     return view
+
+
+def _same_steps(a: SequenceView, b: SequenceView) -> bool:
+    return a.kind == b.kind == "night" and a.note == b.note and [s.id for s in a.steps] == [s.id for s in b.steps]
+
+
+def _name_column(view: GameSheetView) -> NameColumn | None:
+    """A wider name column than game_styles' 9.4rem where a name's longest word needs it."""
+    rows = [r for g in view.groups for r in g.roles]
+    steps = [s for q in (*view.procedures, *view.sequences) for s in q.steps]
+    names = [r.name for r in rows] + [s.name for s in steps]
+    seconds = [r.second_name for r in rows if r.second_name] + [s.second_name for s in steps if s.second_name]
+    column = name_column(names, seconds, narrowest=GAME_NAME_CELL_REM)
+    return column if column != NameColumn(width=GAME_NAME_CELL_REM) else None
+
+
+GAME_NAME_CELL_REM = 9.4  # .roles/.steps .name-cell in game_styles.html.j2
 
 
 def _setup_views(gdb: GameDatabase, lang: str, labels: dict) -> list[SetupView]:
     texts = gdb.texts[lang]
     out = []
     for table in gdb.setup:
+        if table.rows is None:
+            continue  # a table the source does not give is left off the page, with its note
         note = texts.get("setup_notes", {}).get(table.id)
         rows = None
         if table.rows is not None:
             rows = [(_span(r.players), f"{r.count}" if r.keep is None else f"{r.count} / {r.keep}") for r in table.rows]
-        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note,
-                             missing=labels["not_given"] if table.rows is None else None))
+        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note))
     return out
 
 
@@ -199,8 +219,7 @@ def _role_row(gdb: GameDatabase, role: Role, lang: str, second: str | None, labe
     t = role.texts[lang]
     return RoleRow(id=role.id, name=t.name, second_name=_second(role, second), text=t.text, notes=list(t.notes),
                    conditions=ability_conditions(gdb, role, lang),
-                   team=gdb.team_name(role.team, lang) if role.team and gdb.group_by == "kind" else None,
-                   text_missing=labels["text_not_given"] if "text" in role.missing else None)
+                   team=gdb.team_name(role.team, lang) if role.team and gdb.group_by == "kind" else None)
 
 
 def _sequence_view(gdb: GameDatabase, seq, lang: str, second: str | None, labels: dict) -> SequenceView:
@@ -247,7 +266,7 @@ def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko"
     template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
     suffix = "-sheet" if sheet else "-night"
     result = BuildResult(script=Path(game))
-    rendered = renderer.render_document(view, template, fmt)
+    rendered = renderer.render_document(view, template, fmt, balance=True)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))

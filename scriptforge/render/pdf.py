@@ -409,16 +409,33 @@ class Renderer:
         return self._pdf_output(docs, fmt, warnings)
 
     def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
-                        icons=()) -> Rendered:
+                        icons=(), balance: bool = False) -> Rendered:
         """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
-        what `render` does for sheets: glyph check, safe icons, Korean words kept whole."""
+        what `render` does for sheets: glyph check, safe icons, Korean words kept whole. With
+        `balance`, a last page under a quarter used is saved by smaller text where it can be."""
         warnings: list[str] = []
         with _captured_weasyprint_warnings(warnings):
             view, missing = self._prepare(view, icons, base_dir, warnings)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             html = self.html(view, template, system_fonts=missing)
-            return self._pdf_output([self.layout(html, base_dir, warnings, system_fonts=missing)], fmt, warnings)
+            document = self.layout(html, base_dir, warnings, system_fonts=missing)
+            if balance:
+                document = self._save_last_page(view, template, document, base_dir, warnings, missing)
+            return self._pdf_output([document], fmt, warnings)
+
+    def _save_last_page(self, view, template: str, document, base_dir, warnings: list[str], missing: bool):
+        """`document` laid out again with smaller text (SHRINK_STEPS down to 82 %) when its last
+        page is under a quarter used and that saves the page; else `document` as it was."""
+        if len(document.pages) < 2 or page_used(document.pages[-1]) >= BALANCED_PAGE:
+            return document
+        for scale in SHRINK_STEPS[1:4]:
+            view.scale = scale
+            tighter = self.layout(self.html(view, template, system_fonts=missing), base_dir, [], system_fonts=missing)
+            if len(tighter.pages) < len(document.pages):
+                return tighter
+        view.scale = SHRINK_STEPS[0]
+        return document
 
     def _prepare(self, view, icons, base_dir, warnings: list[str]):
         """(the view to lay out, whether it has text the bundled fonts lack: the system fonts then
@@ -450,6 +467,16 @@ def _free_font_copies_at_exit() -> None:
         gc.collect()
 
     atexit.register(collect)
+
+
+BALANCED_PAGE = 0.25  # a page used less than this is nearly empty
+
+
+def page_used(page) -> float:
+    """How much of a laid-out WeasyPrint page's height its lines of text take, from the top (0-1)."""
+    box = page._page_box  # WeasyPrint keeps the page's boxes here
+    bottoms = [line.position_y + line.height for line in box.descendants() if type(line).__name__ == "LineBox"]
+    return (max(bottoms, default=box.content_box_y()) - box.content_box_y()) / box.height
 
 
 def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
