@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "reference"
 BASE_PX = 12.0  # 1rem at 100 % (9 pt, templates/_base.html.j2) in the CSS px pdfium reports
 USED_MIN = 0.25
+FOOTER = re.compile(r"^\s*\d+\s*/\s*\d+\s*$")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
 
@@ -156,7 +157,8 @@ def measure(pdf: Path, words: set[str] | None = None, allowed: set[str] | None =
                             if content[i:i + 1].isalnum())
             if sizes and index == 0:  # the character sheet (or a game's first page)
                 scales.append(sizes.most_common(1)[0][0] / BASE_PX)
-            rects = [text.get_rect(i) for i in range(text.count_rects())]
+            rects = [r for r in (text.get_rect(i) for i in range(text.count_rects()))
+                     if not FOOTER.match(text.get_text_bounded(*r))]  # the almanac's "3 / 29" is no content
             lowest = min((r[1] for r in rects), default=height)
             highest = max((r[3] for r in rects), default=0)
             used = (highest - lowest) / (height - 2 * 24)  # ~8-9 mm margins

@@ -424,6 +424,14 @@ class Renderer:
                 document = self._save_last_page(view, template, document, base_dir, warnings, missing)
             return self._pdf_output([document], fmt, warnings)
 
+    def page_count(self, view, template: str, base_dir: Path | None = None, icons=()) -> int:
+        """How many pages `view` takes, laid out as `render_document` would (no output written)."""
+        warnings: list[str] = []
+        with _captured_weasyprint_warnings(warnings):
+            view, missing = self._prepare(view, icons, base_dir, warnings)
+            return len(self.layout(self.html(view, template, system_fonts=missing), base_dir, warnings,
+                                   system_fonts=missing).pages)
+
     def _save_last_page(self, view, template: str, document, base_dir, warnings: list[str], missing: bool):
         """`document` laid out again with smaller text (SHRINK_STEPS down to 82 %) when its last
         page is under a quarter used and that saves the page; else `document` as it was."""
