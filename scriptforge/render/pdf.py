@@ -331,7 +331,7 @@ class Renderer:
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
-        document = None
+        tried = []
         for scale in SHRINK_STEPS:
             view.scale = scale
             document = self.layout(self.html(view, template), base_dir, warnings)
@@ -340,8 +340,14 @@ class Renderer:
                     warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on "
                                     f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}")
                 return document
+            tried.append((scale, document))
+        # It takes more pages even at the smallest size: the largest size that needs no more pages
+        # than that (bigger text, and a last page that is not nearly empty).
+        fewest = len(tried[-1][1].pages)
+        scale, document = next((s, d) for s, d in tried if len(d.pages) == fewest)
+        view.scale = scale
         warnings.append(f"{what} does not fit on {pages_wanted} page{'s' if pages_wanted > 1 else ''}: "
-                        f"it takes {len(document.pages)} pages even at {round(SHRINK_STEPS[-1] * 100)}% text size")
+                        f"it takes {fewest} pages, at {round(scale * 100)}% text size")
         return document
 
     def documents(self, view, base_dir, warnings: list[str]) -> list:
