@@ -82,7 +82,7 @@ def import_weasyprint():
             ctypes.util.find_library = original
             with only_bundled_fonts():
                 try:
-                    import weasyprint  # noqa: F401
+                    importlib.import_module("weasyprint")
                 except OSError as exc:  # cffi could not load Pango (or GObject, HarfBuzz, fontconfig)
                     raise MissingLibrary(pango_install_hint(str(exc))) from exc
     finally:
