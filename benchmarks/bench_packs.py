@@ -34,6 +34,7 @@ def main() -> int:
     from scriptforge.names import normalize_id
     from scriptforge.packs import import_pack
     from scriptforge.render.pdf import Renderer
+    from scriptforge.analysis import analyse
     from scriptforge.render.views import make_view
     from scriptforge.rules.validate import validate_script
     from scriptforge.script import read_script
@@ -64,7 +65,7 @@ def main() -> int:
         failures, pages = [], 0
         for file, script in scripts:
             try:
-                rendered = renderer.render(make_view(script, db, "en", "a4"), args.format, base_dir=file.parent)
+                rendered = renderer.render(make_view(analyse(script, db), "en", "a4"), args.format, base_dir=file.parent)
                 pages += rendered.pages
             except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not stop
                 failures.append(f"{file.name}: {exc}")

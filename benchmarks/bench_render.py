@@ -28,13 +28,14 @@ def layout_floor(runs: int) -> tuple[float, float]:
     """(best wall s, best CPU s) of WeasyPrint alone laying out the `build --night` HTML."""
     from scriptforge.database import load_database
     from scriptforge.render.pdf import Renderer, import_weasyprint
+    from scriptforge.analysis import analyse
     from scriptforge.render.views import keep_korean_words, make_view
     from scriptforge.script import read_script
 
     weasyprint = import_weasyprint()
     db = load_database()
     renderer = Renderer()
-    view = keep_korean_words(make_view(read_script(SCRIPT, db), db, "ko", "a4", night=True))
+    view = keep_korean_words(make_view(analyse(read_script(SCRIPT, db), db), "ko", "a4", night=True))
     html = renderer.html(view)
     css = [renderer.stylesheet]
     weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config,

@@ -23,7 +23,8 @@ def _fail_cleanly(command):
         except ScriptforgeError as exc:
             if click.get_current_context().find_root().params.get("debug"):
                 raise
-            click.echo(f"Error: {exc}", err=True)
+            for line in str(exc).splitlines() or [""]:
+                click.echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper
@@ -58,15 +59,33 @@ def _data_dir():
 
 
 def _packs():
-    """The data packs chosen with `--pack` (see pack_option) and $SCRIPTFORGE_PACKS, in load order."""
-    import os
-
-    chosen = click.get_current_context().meta.get("scriptforge.packs", [])
-    if not chosen and not os.environ.get("SCRIPTFORGE_PACKS"):
-        return []
+    """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
+    --no-packs), then those chosen with `--pack` (see pack_option)."""
+    meta = click.get_current_context().meta
     from scriptforge.packs import active_packs
 
-    return active_packs(chosen)
+    return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
+
+
+def findings_options(command):
+    """`--select` / `--ignore` CODE: codes or code prefixes (repeatable or comma-separated), kept
+    in the context for `_selection`."""
+    def store(ctx, param, value):
+        ctx.meta[f"scriptforge.{param.name}"] = value
+
+    command = click.option("--ignore", multiple=True, metavar="CODE", expose_value=False, callback=store,
+                           help="Leave out findings with this code or code prefix (repeatable).")(command)
+    return click.option("--select", multiple=True, metavar="CODE", expose_value=False, callback=store,
+                        help="Report only findings with these codes or code prefixes (repeatable); "
+                             "'scriptforge explain --list' lists the codes.")(command)
+
+
+def _selection(domain: str):
+    """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
+    from scriptforge.rules.findings import Selection
+
+    meta = click.get_current_context().meta
+    return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
 
 
 def pack_option(command):
@@ -75,6 +94,15 @@ def pack_option(command):
                         callback=lambda ctx, _, value: ctx.meta.setdefault("scriptforge.packs", []).extend(value),
                         help="A data pack (folder or installed name) to load on top of the built-in data; "
                              "repeatable. Also: $SCRIPTFORGE_PACKS.")(command)
+
+
+def no_packs_option(command):
+    """`--no-packs`: load neither the installed official pack nor $SCRIPTFORGE_PACKS (only --pack)."""
+    return click.option("--no-packs", is_flag=True, expose_value=False, is_eager=True,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.no_packs": value})
+                        if value else None,
+                        help="Do not load the installed 'official' pack or $SCRIPTFORGE_PACKS; --pack still adds packs."
+                        )(command)
 
 
 def homebrew_option(command):
@@ -261,15 +289,34 @@ def import_almanac(file, lang, out_dir, script_path, name):
 # -- script engine commands
 
 
-def _script(path, db):
-    from scriptforge.script import read_script
+def skip_unknown_option(command):
+    """`--skip-unknown`: use a script whose unknown characters would otherwise refuse it (`_analysis`)."""
+    return click.option("--skip-unknown", is_flag=True, expose_value=False,
+                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.skip_unknown": value}),
+                        help="Use the script even if it names unknown characters: they are left out, "
+                             "with a warning naming them. Default: refuse it (exit 1).")(command)
 
-    return read_script(path, db)
+
+def _skip_unknown() -> bool:
+    return bool(click.get_current_context().meta.get("scriptforge.skip_unknown"))
+
+
+def _analysis(path, db, **options):
+    """The analysis of the script file at `path` ("-": stdin); a script naming characters
+    scriptforge cannot use is refused (see --skip-unknown)."""
+    from scriptforge.analysis import analyse
+    from scriptforge.script import read_script, refuse_unknown
+
+    script = read_script(path, db)
+    for warning in refuse_unknown(script, _skip_unknown()):
+        click.echo(f"Warning: {path}: {warning}", err=True)
+    return analyse(script, db, **options)
 
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True)
 @format_option
+@findings_options
 @homebrew_option
 @_fail_cleanly
 def validate(scripts, fmt):
@@ -283,14 +330,15 @@ def validate(scripts, fmt):
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
     from scriptforge.errors import InputError
-    from scriptforge.rules.report import findings_text
+    from scriptforge.rules.findings import findings_text
     from scriptforge.rules.validate import input_error_report, validate_file
 
+    chosen = _selection("script")
     db = _db()
     reports, unreadable = [], False
     for path in scripts:
         try:
-            reports.append(validate_file(path, db))
+            reports.append(validate_file(path, db).selected(chosen))
         except InputError as exc:
             unreadable = True
             click.echo(f"Error: {exc}", err=True)
@@ -300,8 +348,8 @@ def validate(scripts, fmt):
         _print_json({"ok": ok, "findings": [f for r in reports for f in r.as_dict()["findings"]]})
     else:
         for report in reports:
-            if report.script is not None:
-                click.echo("\n".join(findings_text(report)))
+            if report.analysis is not None:
+                click.echo(findings_text(report.findings, report.source))
     sys.exit(2 if unreadable else 0 if ok else 1)
 
 
@@ -310,6 +358,7 @@ def validate(scripts, fmt):
 @click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def setup(script, players, fmt):
     """Show the character counts per player count and what the script's setup characters change.
@@ -319,10 +368,9 @@ def setup(script, players, fmt):
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
     """
     from scriptforge.rules.report import setup_text
-    from scriptforge.rules.setup import setup_table
 
     db = _db()
-    rows = setup_table(_script(script, db), db, players)
+    rows = [row for row in _analysis(script, db).setup if players in (None, row.players)]
     if fmt == "json":
         _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
     else:
@@ -334,6 +382,7 @@ def setup(script, players, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def jinxes(script, lang, fmt):
     """List the jinxed pairs on a script and whether the Djinn is needed.
@@ -342,16 +391,13 @@ def jinxes(script, lang, fmt):
 
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
-    from scriptforge.rules.jinxes import script_jinxes
     from scriptforge.rules.report import jinxes_text
 
-    db = _db()
-    parsed = _script(script, db)
-    result = script_jinxes(parsed, db)
+    analysis = _analysis(script, _db())
     if fmt == "json":
-        _print_json(result.as_dict(lang))
+        _print_json(analysis.jinxes.as_dict(lang))
     else:
-        click.echo(jinxes_text(result, db, parsed, lang))
+        click.echo(jinxes_text(analysis, lang))
 
 
 @main.command()
@@ -360,6 +406,7 @@ def jinxes(script, lang, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def night(script, players, lang, fmt):
     """Show the first-night and other-nights order with the storyteller's reminders.
@@ -371,11 +418,9 @@ def night(script, players, lang, fmt):
 
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
-    from scriptforge.rules.night import night_order
     from scriptforge.rules.report import night_text
 
-    db = _db()
-    order = night_order(_script(script, db), db, players)
+    order = _analysis(script, _db(), players=players).night
     if fmt == "json":
         _print_json(order.as_dict(lang))
     else:
@@ -388,6 +433,7 @@ def night(script, players, lang, fmt):
 @click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def order(script, keep_order, lang, fmt):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
@@ -396,15 +442,33 @@ def order(script, keep_order, lang, fmt):
 
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
-    from scriptforge.rules.order import sheet_order
     from scriptforge.rules.report import order_text
 
     db = _db()
-    chars = sheet_order(_script(script, db), keep_order=keep_order)
+    chars = _analysis(script, db, keep_order=keep_order).characters
     if fmt == "json":
         _print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
         click.echo(order_text(chars, db, lang))
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--list", "list_all", is_flag=True, help="List every code with its severity and summary.")
+@_fail_cleanly
+def explain(code, list_all):
+    """Explain a finding code: its severity, what it means and what to do about it.
+
+    \b
+    Example:
+        scriptforge explain jinx-without-djinn
+        scriptforge explain --list
+    """
+    from scriptforge.rules.findings import codes_text, explanation
+
+    if list_all or not code:
+        return click.echo(codes_text())
+    click.echo(explanation(code))
 
 
 # -- render commands
@@ -448,7 +512,7 @@ def _echo_written(written, pages, out) -> None:
 
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
-    from scriptforge.render.build import build_all, can_fork, script_files
+    from scriptforge.pipeline import build_all, can_fork, script_files
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import FORMATS, Renderer
 
@@ -461,7 +525,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
-                   lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
+                   skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
                                item_show_func=lambda result: result.script.name if result else "") as bar:
@@ -475,7 +539,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
-    from scriptforge.render.game_views import build_game
+    from scriptforge.pipeline import build_game
     from scriptforge.render.outputs import output_format
     from scriptforge.render.pdf import FORMATS, Renderer
 
@@ -491,6 +555,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_d
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
@@ -520,6 +585,7 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
 @render_options
 @homebrew_option
 @game_option
+@skip_unknown_option
 @_fail_cleanly
 def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, game):
     """Render the storyteller's night order: first night and other nights, one page each.
@@ -545,7 +611,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
 
 
 def _print_change(change) -> None:
-    click.echo("\n".join(change.lines()))
+    click.echo("\n".join(change.lines(_selection("script"))))
 
 
 @main.command()
@@ -555,6 +621,7 @@ def _print_change(change) -> None:
 @click.option("--author", help="The script's author (_meta.author).")
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+@findings_options
 @_fail_cleanly
 def new(out, characters, name, author, lang, force):
     """Create a script in the official format: _meta first, then plain character ids.
@@ -575,6 +642,7 @@ def new(out, characters, name, author, lang, force):
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("characters", nargs=-1, required=True)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
+@findings_options
 @_fail_cleanly
 def add(script, characters, lang):
     """Add characters to a script; print what changed (teams, new jinxes, setup warnings).
@@ -596,6 +664,7 @@ def add(script, characters, lang):
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("characters", nargs=-1, required=True)
+@findings_options
 @_fail_cleanly
 def remove(script, characters):
     """Remove characters from a script (and from its _meta night lists).
@@ -617,6 +686,7 @@ def remove(script, characters):
 @click.option("--almanac", help="Almanac page URL.")
 @click.option("--bootlegger", multiple=True, help="A homebrew rule shown on the sheet; repeat for several; "
                                                   "--bootlegger '' removes them all.")
+@findings_options
 @_fail_cleanly
 def meta(script, name, author, logo, almanac, bootlegger):
     """Set the script's _meta: name, author, logo, almanac link, bootlegger rules.
@@ -754,12 +824,11 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
 
 @l10n.command("check")
 @click.option("--lang", type=LANG, help="Check one language only (default: both).")
-@click.option("--ignore", multiple=True, metavar="CODE", help="Skip a check (repeatable); codes in docs/l10n-checks.md.")
-@click.option("--select", multiple=True, metavar="CODE", help="Run only these checks (repeatable).")
+@findings_options
 @l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_check(lang, ignore, select, game, fmt):
+def l10n_check(lang, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
@@ -771,10 +840,12 @@ def l10n_check(lang, ignore, select, game, fmt):
 
         scriptforge l10n check --game salem
     """
-    from scriptforge.l10n.checks import findings_text, run_checks
+    from scriptforge.l10n.checks import run_checks
+    from scriptforge.rules.findings import findings_text
 
+    chosen = _selection("l10n")
     db, games = _l10n_selection(game)
-    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=ignore, select=select or None,
+    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=chosen.ignore, select=chosen.select,
                           games=games)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
@@ -885,12 +956,53 @@ def pack_import(files, name, out_dir, lang):
     """
     from scriptforge.packs import import_pack
 
-    path, build = import_pack(files, name=name, out=out_dir, lang=lang, base_db=_db())
+    path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=_data_dir(), packs=_packs())
     for warning in build.warnings:
         click.echo(f"Warning: {warning}", err=True)
     manifest = build.files["pack.yaml"]
     click.echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
+
+
+@pack.command("update")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Read the files from this folder instead of downloading them: roles.json, "
+                   "nightsheet.json, jinxes.json and game/<lang>.json.")
+@click.option("--lang", "langs", type=LANG, multiple=True, help="Translation to include (repeatable; default: ko; "
+                                                                 "en needs none).")
+@click.option("--url", help="Base URL of roles.json, nightsheet.json and jinxes.json.  [default: "
+                            "https://release.botc.app/resources/data/]")
+@click.option("--translations-url", help="Base URL of game/<lang>.json.  [default: the main branch of "
+                                         "github.com/ThePandemoniumInstitute/botc-translations]")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds to wait for each download.")
+@_fail_cleanly
+def pack_update(from_dir, langs, url, translations_url, timeout):
+    """Fetch the official data and install it as the pack 'official', loaded by every command
+    from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
+
+    Downloads TPI's roles.json, nightsheet.json and jinxes.json and the translation
+    game/<lang>.json. Every file is checked before anything is written; on any failure the
+    installed pack stays as it was (exit 2). A second run prints what changed.
+
+    \b
+    Example:
+        scriptforge pack update
+        scriptforge pack update --from ~/botc-data --lang ko
+    """
+    from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
+    from scriptforge.packs import diff_text
+
+    result = update_pack(langs=langs or ("ko",), from_dir=from_dir, url=url or OFFICIAL_URL,
+                         translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
+                         progress=lambda line: click.echo(line, err=True))
+    for warning in result.build.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    manifest = result.build.files["pack.yaml"]
+    click.echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
+               f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
+    if result.diff is not None:
+        click.echo(diff_text(result.diff))
 
 
 @pack.command("list")
@@ -946,6 +1058,7 @@ def pack_diff(old, new, lang, fmt):
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def export_command(script, lang, out):
     """Write SCRIPT in the official format with every character as a full object in one language.
@@ -961,7 +1074,7 @@ def export_command(script, lang, out):
     from scriptforge.fileio import atomic_write_text, dump_json
 
     db = _db()
-    result = export_script(_script(script, db), db, lang)
+    result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:
         click.echo(f"Warning: {script}: {warning}", err=True)
     if out:
@@ -976,6 +1089,7 @@ def _add_pack_option(group):
     for command in [group, *getattr(group, "commands", {}).values()]:
         if not any(p.name == "packs" for p in command.params):
             pack_option(command)
+            no_packs_option(command)
         if command is not group and isinstance(command, click.Group):
             _add_pack_option(command)
 
@@ -997,6 +1111,7 @@ def _add_pack_option(group):
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @homebrew_option
+@skip_unknown_option
 @_fail_cleanly
 def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """Render a script's almanac for storytellers: cover with the character sheet and contents,
@@ -1013,14 +1128,14 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
 
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
     """
-    from scriptforge.render.almanac import build_almanac
+    from scriptforge.pipeline import build_almanac
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import Renderer
 
     fmt = output_format(out, fmt, ("pdf", "html"))
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
-    result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt,
+    result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
                            target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:
         click.echo(f"Warning: {script}: {warning}", err=True)

@@ -12,6 +12,7 @@ from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
 from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
 from scriptforge.fileio import atomic_write_bytes
+from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 _LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
@@ -463,7 +464,15 @@ def _merge_records(old: list[dict], new: list[dict]) -> list[dict]:
             order.insert(at, rec["id"])
         previous = rec["id"]
     teams = {t: i for i, t in enumerate(TEAMS)}
-    return sorted((merged[i] for i in order), key=lambda rec: teams.get(rec["team"], len(teams)))
+    records = sorted((merged[i] for i in order), key=lambda rec: teams.get(rec["team"], len(teams)))
+    # official characters in the official sheet order, whichever layers brought them; the others
+    # (homebrew, characters newer than data/official.yaml) keep their places
+    positions = official_facts().positions
+    slots = [i for i, rec in enumerate(records) if rec["id"] in positions]
+    ranked = sorted((records[i] for i in slots), key=lambda rec: (teams.get(rec["team"], len(teams)), positions[rec["id"]]))
+    for i, rec in zip(slots, ranked):
+        records[i] = rec
+    return records
 
 
 def _leaves(data: dict, prefix: str = "") -> set[str]:

@@ -8,7 +8,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from scriptforge.errors import DataError
+from scriptforge.errors import DataError, DataReferenceError
 from scriptforge.fileio import atomic_write_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
@@ -152,4 +152,4 @@ class ProblemCollector:
             return None
 
     def _problem(self, path: Path, message: str, steps=()):
-        self.problems.append(DataError(message, where=f"{path}:{line_of(path, list(steps))}"))
+        self.problems.append(DataReferenceError(message, where=f"{path}:{line_of(path, list(steps))}"))

@@ -15,8 +15,8 @@ import re
 from scriptforge.database import Database
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
 from scriptforge.fileio import atomic_write_text
-from scriptforge.rules.jinxes import script_jinxes
-from scriptforge.rules.validate import Report, validate_script
+from scriptforge.analysis import Analysis, analyse
+from scriptforge.rules.findings import Selection, count
 from scriptforge.script import Script, read_script, script_from_data
 
 META_KEYS = ("name", "author", "logo", "almanac", "bootlegger")
@@ -62,8 +62,8 @@ class Change:
     path: Path
     done: tuple[str, ...]  # "added Fang Gu (fanggu)", "name: 'a' -> 'b'", …
     notes: tuple[str, ...]  # nothing to do for these ("imp is already on the script")
-    before: Report | None
-    after: Report
+    before: Analysis | None
+    after: Analysis
     jinxes_before: frozenset = frozenset()
     jinxes_after: dict = field(default_factory=dict)  # frozenset pair -> "a × b"
     djinn_needed: bool = False
@@ -72,17 +72,17 @@ class Change:
     def new_jinxes(self) -> list[str]:
         return [label for key, label in self.jinxes_after.items() if key not in self.jinxes_before]
 
-    def findings_diff(self) -> tuple[list, list]:
+    def findings_diff(self, chosen: Selection = Selection()) -> tuple[list, list]:
         """(appeared, went away): validate findings compared by code and message."""
-        def keyed(report):
-            if report is None:
+        def keyed(analysis: Analysis | None) -> dict:
+            if analysis is None:
                 return {}
-            return {_key(f): f for f in report.findings if f.code not in _QUIET_CODES}
+            return {_key(f): f for f in chosen.apply(analysis.findings) if f.code not in _QUIET_CODES}
 
         old, new = keyed(self.before), keyed(self.after)
         return [f for k, f in new.items() if k not in old], [f for k, f in old.items() if k not in new]
 
-    def lines(self) -> list[str]:
+    def lines(self, chosen: Selection = Selection()) -> list[str]:
         out = [f"{self.path}: {line}" for line in self.done] or [f"{self.path}: unchanged"]
         out += [f"  {note}" for note in self.notes]
         counts = next((f.message for f in self.after.findings if f.code == "team-counts"), "")
@@ -92,14 +92,14 @@ class Change:
         if self.jinxes_after:
             djinn = "needed: add it to the script" if self.djinn_needed else "on the script"
             out.append(f"  jinxes: {len(self.jinxes_after)}; the Djinn is {djinn}")
-        appeared, gone = self.findings_diff()
+        appeared, gone = self.findings_diff(chosen)
         shown = [f"  + {f.severity} [{f.code}] {f.message}" for f in appeared]
         shown += [f"  - gone: [{f.code}] {f.message}" for f in gone]
         if len(shown) > MAX_SHOWN:
             shown[MAX_SHOWN - 1:] = [f"  … and {len(shown) - MAX_SHOWN + 1} more changes in the findings"]
         out += shown
-        errors = sum(f.severity == "error" for f in self.after.findings)
-        warnings = sum(f.severity == "warning" for f in self.after.findings)
+        now = chosen.apply(self.after.findings)
+        errors, warnings = count(now, "error"), count(now, "warning")
         out.append(f"  now: {errors} error(s), {warnings} warning(s) (scriptforge validate {self.path})")
         return out
 
@@ -127,17 +127,17 @@ def open_script(path, db: Database) -> tuple[ScriptFile, Script]:
     script = read_script(path, db)
     text = Path(path).read_bytes().decode("utf-8-sig")
     ascii_only = text.isascii() and "\\u" in text
-    return ScriptFile(Path(path), script.raw, _indent(text), ascii_only), script
+    return ScriptFile(Path(path), script.document, _indent(text), ascii_only), script
 
 
-def _analyse(sf: ScriptFile, db: Database) -> Report:
-    return validate_script(script_from_data(sf.data, db, str(sf.path)), db)
+def _analyse(sf: ScriptFile, db: Database) -> Analysis:
+    return analyse(script_from_data(sf.data, db, str(sf.path)), db)
 
 
-def _jinx_labels(script: Script, db: Database) -> tuple[dict, bool]:
-    result = script_jinxes(script, db)
-    return {frozenset(j.characters): " × ".join(_name(script, c) for c in j.characters) for j in result.jinxes}, \
-        result.djinn_needed
+def _jinx_labels(analysis: Analysis) -> tuple[dict, bool]:
+    script = analysis.script
+    return {frozenset(j.characters): " × ".join(_name(script, c) for c in j.characters)
+            for j in analysis.jinxes.jinxes}, analysis.jinxes.djinn_needed
 
 
 def _name(script: Script, char_id: str) -> str:
@@ -154,10 +154,10 @@ def _finish(sf: ScriptFile, db: Database, before: Script | None, done: list, not
     after = _analyse(sf, db)
     if done:
         sf.save()
-    old_jinxes = frozenset(_jinx_labels(before, db)[0]) if before is not None else frozenset()
-    new_jinxes, djinn = _jinx_labels(after.script, db)
-    return Change(sf.path, tuple(done), tuple(notes), validate_script(before, db) if before is not None else None,
-                  after, old_jinxes, new_jinxes, djinn)
+    old = analyse(before, db) if before is not None else None
+    old_jinxes = frozenset(_jinx_labels(old)[0]) if old is not None else frozenset()
+    new_jinxes, djinn = _jinx_labels(after)
+    return Change(sf.path, tuple(done), tuple(notes), old, after, old_jinxes, new_jinxes, djinn)
 
 
 # -- the four commands ---------------------------------------------------------------------------

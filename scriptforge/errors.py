@@ -14,6 +14,14 @@ class ScriptforgeError(Exception):
 class DataError(ScriptforgeError):
     """A data file that cannot be read or does not match its schema."""
 
+    code = "data-invalid"  # its finding code (scriptforge.rules.findings)
+
+
+class DataReferenceError(DataError):
+    """Data files that do not fit together: a text for an unknown id, a token without a label."""
+
+    code = "data-reference"
+
 
 class NotFoundError(ScriptforgeError):
     """A name or id that matches no character."""
@@ -23,3 +31,7 @@ class InputError(ScriptforgeError):
     """An input document (script, almanac) that cannot be read."""
 
     exit_code = 2
+
+
+class UnknownCharactersError(ScriptforgeError):
+    """A script names characters scriptforge cannot use; one line per entry, each naming file and place."""

@@ -11,8 +11,8 @@ the chosen language falls back to the other language, with a warning. `_meta` is
 
 from dataclasses import dataclass, field
 
+from scriptforge.analysis import Analysis
 from scriptforge.names import LANGUAGES
-from scriptforge.rules.jinxes import script_jinxes
 
 # the official schema's limits (script-schema.json)
 _LIMITS = {"name": 30, "ability": 250, "flavor": 500, "firstNightReminder": 500, "otherNightReminder": 500}
@@ -28,13 +28,14 @@ def _other(lang: str) -> list[str]:
     return [lang, *(l for l in LANGUAGES if l != lang)]
 
 
-def export_script(script, db, lang: str = "ko") -> Export:
+def export_script(analysis: Analysis, lang: str = "ko") -> Export:
     """The script as official-format JSON data with full character objects in `lang`."""
+    script, db = analysis.script, analysis.db
     out = Export([])
     if script.meta:
         out.data.append(dict(script.meta))
     fallback = []
-    pairs = script_jinxes(script, db)
+    pairs = analysis.jinxes
     for ch in script.characters:
         texts = next((ch.texts[l] for l in _other(lang) if l in ch.texts), None)
         text_lang = next((l for l in _other(lang) if l in ch.texts), lang)

@@ -14,6 +14,7 @@ def _shipped(name: str) -> Path:
 
 DATA_DIR = _shipped("data")
 TEMPLATES_DIR = _shipped("templates")
+DOCS_DIR = _shipped("docs")
 SCHEMAS_DIR = PACKAGE_DIR / "schemas"
 
 

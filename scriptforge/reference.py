@@ -1,8 +1,10 @@
 """What the reference commands show: characters as JSON-ready dicts and as text for people."""
 
 from scriptforge.database import Database
+from scriptforge.markup import to_text
 from scriptforge.model import TEAMS, Character
 from scriptforge.names import LANGUAGES
+from scriptforge.rules.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:
@@ -93,7 +95,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
                 other = db.characters.get(next(c for c in jinx.characters if c != ch.id))
                 block += ["", f"{lab['jinxes']} × {other.name(lang) if other else ''}: {jinx.texts[lang]}"]
         out.append("\n".join(block))
-    return "\n\n".join(out)
+    return to_text("\n\n".join(out)) or ""
 
 
 def _number(pos: float) -> str:
@@ -121,7 +123,8 @@ def search_rows(db: Database, text: str, langs) -> list[dict]:
 
 def check_summary(db: Database | None, problems) -> dict:
     """Counts per team and language plus every problem, for `db check`."""
-    summary = {"ok": not problems, "problems": [str(p) for p in problems]}
+    summary: dict = {"ok": not problems, "problems": [str(p) for p in problems],
+                     "findings": [finding(p.code, str(p)).as_dict() for p in problems]}
     if db is not None:
         summary["characters"] = len(db.characters)
         summary["teams"] = {t: sum(1 for c in db.characters.values() if c.team == t) for t in TEAMS

@@ -13,12 +13,14 @@ import re
 import sys
 
 from scriptforge.database import Database
-from scriptforge.errors import InputError
+from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.model import TEAMS, Character, Jinx, Texts
 from scriptforge.names import normalize_id
+from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short
 
+_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 _TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
               "firstNightReminder": "first_night_reminder", "otherNightReminder": "other_night_reminder"}
@@ -32,8 +34,9 @@ class Script:
     meta: dict
     characters: tuple[Character, ...]
     problems: tuple[Finding, ...] = ()
-    raw: object = None  # the parsed JSON document, for schema validation
+    document: object = None  # the parsed JSON document, for the schema verdict (rules/validate)
     paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
+    images: dict[str, str] = field(default_factory=dict)  # character id -> its `image`, as a URL
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
     overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
     database_order: tuple[str, ...] = ()  # the database's official ids in sheet order (for sheet_order)
@@ -127,6 +130,37 @@ def _suggest(db: Database, name: str) -> list[str]:
     return list(cache[name])
 
 
+def _unknown(db: Database, name: str, path: str) -> Finding:
+    """The unknown-character finding: an official character that is not loaded says so and names
+    `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
+    the official ids."""
+    facts = official_facts()
+    key = normalize_id(_LOCALE_PREFIX.sub("", name))
+    if key in facts.teams:
+        return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
+                                            f"run `{PACK_UPDATE}` to get the official data",
+                       path, id=name, suggestions=[], official=key)
+    hint = _suggest(db, name)
+    missing = [i for i in facts.close(key) if i not in db.characters] if len(key) <= 100 else []
+    hint += [f"{i} (official, not loaded: `{PACK_UPDATE}`)" for i in missing]
+    message = f"unknown character '{short(name)}'" + (f"; did you mean {', '.join(hint)}?" if hint else "")
+    return finding("unknown-character", message, path, id=name, suggestions=hint)
+
+
+def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
+    """Every command that reads a script calls this before using it: a character the script names
+    but scriptforge cannot use (unknown, ambiguous) would silently be missing from the output.
+    Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
+    used without them and the warning naming what was left out is returned instead."""
+    dropped = [p for p in script.problems if p.code in ("unknown-character", "ambiguous-character")]
+    if not dropped:
+        return []
+    if not skip_unknown:
+        raise UnknownCharactersError("\n".join(f"{script.source}: {p.path}: {p.message}" for p in dropped))
+    names = ", ".join(f"{p.path} '{short(str(p.data.get('id', p.data.get('name'))), 40)}'" for p in dropped)
+    return [f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
+
+
 def is_korean(text: str) -> bool:
     return bool(_HANGUL.search(text or ""))
 
@@ -138,6 +172,7 @@ class _Reader:
         self.problems: list[Finding] = []
         self.characters: list[Character] = []
         self.paths: dict[str, str] = {}
+        self.images: dict[str, str] = {}
         self.jinxes: list[Jinx] = []
         self.overridden: set[str] = set()
         self.meta: dict | None = None
@@ -154,20 +189,22 @@ class _Reader:
                     "invalid-entry", f"entry {index} is {short(item, 40)}, not a character id or object",
                     path, index=index))
         return Script(source=self.source, meta=self.meta or {}, characters=tuple(self.characters),
-                      problems=tuple(self.problems), raw=data, paths=self.paths, jinxes=tuple(self.jinxes),
+                      problems=tuple(self.problems), document=data, paths=self.paths,
+                      images=self.images, jinxes=tuple(self.jinxes),
                       overridden=frozenset(self.overridden),
                       database_order=tuple(cid for cid, ch in self.db.characters.items() if not ch.homebrew))
 
     # -- entries ------------------------------------------------------------------------
 
-    def _add(self, ch: Character, path: str) -> None:
+    def _add(self, ch: Character, path: str) -> bool:
         if ch.id in self.paths:
             self.problems.append(finding(
                 "duplicate-character", f"'{ch.id}' is listed more than once (first at {self.paths[ch.id]})",
                 path, id=ch.id, first=self.paths[ch.id]))
-            return
+            return False
         self.characters.append(ch)
         self.paths[ch.id] = path
+        return True
 
     def _lookup(self, name: str, path: str) -> Character | None:
         found = self.db.find(name) if name.strip() else []
@@ -179,10 +216,7 @@ class _Reader:
                                        f"{', '.join(c.id for c in found)}", path,
                 name=name, candidates=[c.id for c in found]))
             return None
-        hint = _suggest(self.db, name)
-        message = f"unknown character '{short(name)}'"
-        self.problems.append(finding("unknown-character", message + (f"; did you mean {', '.join(hint)}?" if hint else ""),
-                                     path, id=name, suggestions=hint))
+        self.problems.append(_unknown(self.db, name, path))
         return None
 
     def _official(self, name: str, path: str) -> None:
@@ -210,9 +244,9 @@ class _Reader:
         found = self.db.find(char_id) if char_id.strip() else []
         base = found[0] if len(found) == 1 else None
         ch = self._override(base, item, path) if base else self._homebrew(char_id, item, path)
-        if ch:
-            self._add(ch, path)
+        if ch and self._add(ch, path):
             self._jinxes(ch.id, item, path)
+            self._image(ch.id, item)
 
     def _strings(self, item: dict) -> dict[str, str]:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
@@ -300,6 +334,23 @@ class _Reader:
             night=self._night(item),
             source=self.source,
         )
+
+    def _image(self, char_id: str, item: dict) -> None:
+        """The object's `image` (the first, when a list) as a URL: a relative path is taken from
+        the script's folder. Whether it may be read is the renderer's fetcher's decision."""
+        value = item.get("image")
+        if isinstance(value, list):
+            value = value[0] if value else None
+        if not isinstance(value, str) or not value.strip():
+            return
+        value = value.strip()
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", value):
+            self.images[char_id] = value
+        elif self.source not in ("-", "<data>"):
+            try:
+                self.images[char_id] = (Path(self.source).resolve().parent / value).resolve().as_uri()
+            except (OSError, ValueError):
+                return
 
     def _jinxes(self, char_id: str, item: dict, path: str) -> None:
         jinxes = item.get("jinxes")

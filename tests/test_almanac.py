@@ -12,6 +12,7 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.database import load_database
+from scriptforge.analysis import analyse
 from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning
 from scriptforge.render.pdf import Renderer
 from scriptforge.script import read_script
@@ -78,7 +79,7 @@ class Pdf:
 @pytest.fixture(scope="module")
 def korean(db, renderer):
     """Seed 000's script as a Korean almanac: (view, laid-out document, Pdf)."""
-    view = almanac_view(read_script(FTPD, db), db, "ko")
+    view = almanac_view(analyse(read_script(FTPD, db), db), "ko")
     document = renderer.layout(renderer.html(view, "almanac.html.j2"), FTPD.parent, [])
     return view, document, Pdf(PdfReader(io.BytesIO(renderer.pdf_bytes([document]))))
 
@@ -166,7 +167,7 @@ def test_closing_page_has_night_order_and_player_counts(korean, db):
 
 
 def test_homebrew_page_without_empty_headings(db, renderer, tmp_path):
-    view = almanac_view(read_script(FANGGU, db), db, "ko")
+    view = almanac_view(analyse(read_script(FANGGU, db), db), "ko")
     pilgrim = next(p for p in view.characters if p.id == "pilgrim")
     assert [s.key for s in pilgrim.sections][:2] == ["ability", "flavor"]
     assert all(s.paragraphs and all(p.strip() for p in s.paragraphs) for s in pilgrim.sections)
@@ -179,7 +180,7 @@ def test_homebrew_page_without_empty_headings(db, renderer, tmp_path):
         {"id": "wanderer", "name": "방랑자", "team": "townsfolk", "firstNight": 30,
          "ability": "게임 시작 시, 악한 플레이어 1명을 알게 됩니다. [외지인 +1명]",
          "firstNightReminder": "방랑자를 깨워 악한 플레이어 1명을 가리키세요."}]), encoding="utf-8")
-    view = almanac_view(read_script(script, db), db, "ko")
+    view = almanac_view(analyse(read_script(script, db), db), "ko")
     wanderer = next(p for p in view.characters if p.id == "wanderer")
     assert [s.key for s in wanderer.sections] == ["ability"]
     facts = {f.key: f for f in wanderer.facts}
@@ -194,7 +195,7 @@ def test_homebrew_page_without_empty_headings(db, renderer, tmp_path):
 
 
 def test_ko_en_names_both_languages(db):
-    view = almanac_view(read_script(FTPD, db), db, "ko+en")
+    view = almanac_view(analyse(read_script(FTPD, db), db), "ko+en")
     imp = next(p for p in view.characters if p.id == "imp")
     assert (imp.name, imp.second_name) == (db.get("imp").name("ko"), "Imp")
     assert view.html_lang == "ko"
@@ -210,7 +211,7 @@ def test_fallback_is_marked_and_warned_once(data_copy, tmp_path):
         data[key].pop("imp", None)
     night.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     db = load_database(data_copy)
-    view = almanac_view(read_script(FTPD, db), db, "ko")
+    view = almanac_view(analyse(read_script(FTPD, db), db), "ko")
     imp = next(p for p in view.characters if p.id == "imp")
     assert imp.fallback and all(s.fallback for s in imp.sections)
     assert imp.name == "Imp" and "Imp" in view.fallback

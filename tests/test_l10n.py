@@ -148,7 +148,7 @@ def test_shipped_data_is_complete(runner):
     assert "complete: nothing missing or stale" in text
     check = runner.invoke(main, ["l10n", "check"])
     assert check.exit_code == 0, check.output
-    assert check.output.strip() == "ok"
+    assert check.output.strip() == "ok (0 error(s), 0 warning(s))"
 
 
 def test_variant_glued_to_a_syllable_is_not_a_variant(data_copy, baseline):
@@ -262,7 +262,7 @@ def test_cli_check_exit_codes_and_json(runner, data_copy):
     assert runner.invoke(main, ["l10n", "check", "--lang", "en", "--ignore", "stale"],
                          env=_env(data_copy)).exit_code == 0
     unknown = runner.invoke(main, ["l10n", "check", "--ignore", "nonsense"])
-    assert unknown.exit_code == 1 and "unknown check code" in unknown.output
+    assert unknown.exit_code == 1 and "unknown finding code" in unknown.output
 
 
 def test_cli_confirm(runner, data_copy):

@@ -69,7 +69,7 @@ def test_plain_status_and_check_cover_every_game(runner):
     assert {f"{g}.roles" for g in OTHER_GAMES} <= set(table["en"])
     check = runner.invoke(main, ["l10n", "check"])
     assert check.exit_code == 0, check.output
-    assert check.output.strip() == "ok"
+    assert check.output.strip() == "ok (0 error(s), 0 warning(s))"
     for game in ("botc", *OTHER_GAMES):
         one = runner.invoke(main, ["l10n", "check", "--game", game])
         assert one.exit_code == 0, (game, one.output)

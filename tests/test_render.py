@@ -15,6 +15,7 @@ from scriptforge.cli import main
 from scriptforge.games import load_game
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import FONT_FILES, FONTS_DIR, Renderer, missing_glyphs
+from scriptforge.analysis import analyse
 from scriptforge.render.views import make_view
 from scriptforge.rules.night import night_order
 from scriptforge.script import read_script
@@ -94,8 +95,8 @@ def test_every_example_fits_on_one_page(path, db, renderer):
     for lang in ("ko", "en", "ko+en"):
         for paper in ("a4", "letter"):
             warnings = []
-            view = make_view(script, db, lang, paper)
-            renderer.inline_icons(renderer._sheet_icons(view), path.parent, warnings)
+            view = make_view(analyse(script, db), lang, paper)
+            renderer.resolve_icons(view.icons(), path.parent, warnings)
             docs = renderer.documents(view, path.parent, warnings)
             assert [len(d.pages) for d in docs] == [1], (lang, paper, warnings)
             assert not [w for w in warnings if "does not fit" in w]
@@ -105,7 +106,7 @@ def test_night_sheet_lists_the_night_order(db, renderer, tmp_path):
     for path in ALL_EXAMPLES:
         script = read_script(path, db)
         order = night_order(script, db)
-        view = make_view(script, db, "ko", "a4", sheet=False, night=True)
+        view = make_view(analyse(script, db), "ko", "a4", sheet=False, night=True)
         assert [s.id for s in view.nights[0].steps] == list(order.first_night)
         assert [s.id for s in view.nights[1].steps] == list(order.other_nights)
         html = renderer.html(view, "nightsheet.html.j2")
@@ -122,8 +123,8 @@ def test_night_sheet_lists_the_night_order(db, renderer, tmp_path):
 
 def test_same_input_same_bytes(db, renderer):
     script = read_script(FTPD, db)
-    first = renderer.render(make_view(script, db, "ko+en", "letter"), "pdf", FTPD.parent).files[0][1]
-    second = Renderer().render(make_view(script, db, "ko+en", "letter"), "pdf", FTPD.parent).files[0][1]
+    first = renderer.render(make_view(analyse(script, db), "ko+en", "letter"), "pdf", FTPD.parent).files[0][1]
+    second = Renderer().render(make_view(analyse(script, db), "ko+en", "letter"), "pdf", FTPD.parent).files[0][1]
     assert first == second
 
 
@@ -281,7 +282,7 @@ def _printed_words(view) -> set[str]:
 @pytest.mark.parametrize("lang", ["ko", "ko+en"])
 def test_korean_lines_break_only_between_words(db, renderer, lang):
     """Korean breaks at spaces: no line ends inside a word (캐릭/터), and the text has no joiners."""
-    view = make_view(read_script(FTPD, db), db, lang, "a4", night=True)
+    view = make_view(analyse(read_script(FTPD, db), db), lang, "a4", night=True)
     pdf = renderer.render(view, "pdf", FTPD.parent).files[0][1]
     assert _korean_pieces_not_in(pdf, _printed_words(view)) == []
     assert "\u2060" not in "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from scriptforge.games import load_game
+from scriptforge.analysis import analyse
 from scriptforge.render.almanac import almanac_view
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import FONTS_DIR, Renderer
@@ -81,8 +82,8 @@ def _documents(db):
     a game's sheet and night script."""
     renderer = Renderer()
     script = read_script(FTPD, db)
-    sheet = keep_korean_words(make_view(script, db, "ko", "a4", night=True, back=True))
-    almanac = keep_korean_words(almanac_view(read_script(FANG_GU, db), db, "ko"))
+    sheet = keep_korean_words(make_view(analyse(script, db), "ko", "a4", night=True, back=True))
+    almanac = keep_korean_words(almanac_view(analyse(read_script(FANG_GU, db), db), "ko"))
     salem = load_game("salem")
     yield "sheet", renderer.html(sheet), FTPD.parent
     yield "almanac", renderer.html(almanac, "almanac.html.j2"), FANG_GU.parent

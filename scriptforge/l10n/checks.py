@@ -10,33 +10,14 @@ every unit; the checks of BotC's own conventions (the night `*`, the setup brack
 against the BotC glossary and inside other texts) read the BotC units only.
 """
 
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass
 import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import Unit, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
-from scriptforge.rules.findings import SEVERITIES
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    severity: str
-    lang: str
-    message: str
-    character: str | None = None
-    field: str | None = None  # the unit key's field part ("ability", "how_to_run", "jinx.widow-damsel")
-    data: dict = _field(default_factory=dict)
-    game: str = "botc"  # botc, salem, werewolf, mafia, or "games" (the sheet words they share)
-
-    def as_dict(self) -> dict:
-        out = {"code": self.code, "severity": self.severity, "lang": self.lang, "game": self.game,
-               "character": self.character, "field": self.field, "message": self.message}
-        if self.data:
-            out["data"] = self.data
-        return out
+from scriptforge.rules.findings import Finding, Selection, register
 
 
 @dataclass(frozen=True)
@@ -52,14 +33,13 @@ REGISTRY: dict[str, Check] = {}
 
 def check(code: str, severity: str):
     """Register a check function under a stable code and severity."""
-    assert severity in SEVERITIES
-
-    def register(function):
+    def add(function):
         summary = (function.__doc__ or "").strip().splitlines()[0]
+        register(code, severity, summary, "l10n")
         REGISTRY[code] = Check(code, severity, function, summary)
         return function
 
-    return register
+    return add
 
 
 class Context:
@@ -80,7 +60,8 @@ class Context:
             character = character or unit.character
             field = field or (unit.field if unit.character else unit.key)
             game = game or unit.game
-        return Finding(code, REGISTRY[code].severity, lang, message, character, field, data, game or "botc")
+        return Finding(code, REGISTRY[code].severity, message, data=data, lang=lang, game=game or "botc",
+                       character=character, field=field)
 
     def texts(self, lang, game=None):
         """(unit, item index or None, text) for every text of `lang` (of one `game` if given),
@@ -487,25 +468,12 @@ def run_checks(db, langs=LANGUAGES, ignore=(), select=None, games=None) -> list[
     """Every finding of the selected checks (all by default, minus `ignore`) for `langs`.
 
     `db` is the BotC database (None: not checked); `games` maps other games' ids to their
-    `GameDatabase` (default: none).
+    `GameDatabase` (default: none). Selectors are codes or code prefixes (see `Selection`).
     """
-    unknown = [c for c in (*ignore, *(select or ())) if c not in REGISTRY]
-    if unknown:
-        from scriptforge.errors import ScriptforgeError
-
-        raise ScriptforgeError(f"unknown check code(s): {', '.join(unknown)}; known: {', '.join(REGISTRY)}")
+    chosen = Selection.of(select or (), ignore, domain="l10n")
     ctx = Context(db, langs, games)
     findings = []
     for code, registered in REGISTRY.items():
-        if code in ignore or (select and code not in select):
-            continue
-        findings.extend(registered.function(ctx))
+        if chosen.wants(code):
+            findings.extend(registered.function(ctx))
     return findings
-
-
-def findings_text(findings: list[Finding]) -> str:
-    lines = [f"{f.lang} {f.severity:<7} {f.code:<16} {f.message}" for f in findings]
-    errors = sum(f.severity == "error" for f in findings)
-    warnings = sum(f.severity == "warning" for f in findings)
-    lines.append(f"{errors} error(s), {warnings} warning(s)" if findings else "ok")
-    return "\n".join(lines)

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scriptforge.analysis import Analysis
 from scriptforge.model import COUNT_KEYS, Character
 from scriptforge.names import LANGUAGES
 from scriptforge.render.views import SHEET_LANGUAGES, TEAM_COLOURS, Icon, SheetView, labels_for, make_view
@@ -244,22 +245,19 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 # -- the whole almanac -----------------------------------------------------------------------
 
 
-def almanac_view(script, db, lang: str = "ko", paper: str = "a4", *, icons_dir: Path | None = None) -> AlmanacView:
-    """The almanac of `script` in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
-    from scriptforge.rules.night import night_order
-    from scriptforge.rules.order import sheet_order
-
+def almanac_view(analysis: Analysis, lang: str = "ko", paper: str = "a4") -> AlmanacView:
+    """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
+    script, db, order = analysis.script, analysis.db, analysis.night
     text_lang, _ = SHEET_LANGUAGES[lang]
-    sheet = make_view(script, db, lang, paper, back=True, icons_dir=icons_dir)
+    sheet = make_view(analysis, lang, paper, back=True)
     labels = dict(labels_for(db, lang))
-    order = night_order(script, db)
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
     team_titles = {t: (db.ui.get(text_lang) or {}).get("teams", {}).get(t, {}).get("name", t.title())
                    for t in TEAM_COLOURS}
     editions = (db.ui.get(text_lang) or {}).get("editions", {})
 
     pages, fallback = [], []
-    for ch in sheet_order(script):
+    for ch in analysis.characters:
         card = views[ch.id]
         sections = _sections(ch, text_lang, labels)
         facts = _facts(ch, db, text_lang, labels, order, sheet, views)
@@ -301,14 +299,11 @@ def fallback_warning(view: AlmanacView) -> str | None:
 # -- rendering -------------------------------------------------------------------------------
 
 
-ALMANAC_FORMATS = ("pdf", "html")
-
-
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
     """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file.
     The character sheet is set smaller where it would not fit on one page, as `build` does."""
     warnings = fit_sheet(view, renderer, base_dir) if fmt != "html" else []
-    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir, view.icons())
+    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir)
     rendered.warnings[:0] = warnings
     return rendered
 
@@ -320,33 +315,8 @@ def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> list[str]:
 
     for scale in SHRINK_STEPS:
         alone = replace(view, sheet_only=True, sheet_scale=scale)
-        if renderer.page_count(alone, "almanac.html.j2", base_dir, alone.icons()) <= 1:
+        if renderer.page_count(alone, "almanac.html.j2", base_dir) <= 1:
             view.sheet_scale = scale
             return [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
     view.sheet_scale = SHRINK_STEPS[-1]
     return [f"the character sheet does not fit on 1 page even at {round(SHRINK_STEPS[-1] * 100)}% text size"]
-
-
-def build_almanac(script_path, db, renderer, *, target, lang: str = "ko", paper: str = "a4",
-                  fmt: str = "pdf"):
-    """Read one script, render its almanac and write it to `target` (a path, or a function of
-    the script's path and name, as for ``build.build``); a ``BuildResult``."""
-    from scriptforge.render.build import BuildResult
-    from scriptforge.render.outputs import check_targets, write_rendered
-    from scriptforge.script import read_script
-
-    script = read_script(script_path, db)
-    if callable(target):
-        target = target(Path(script_path), script.name)
-    check_targets([(Path(script_path), target)])
-    view = almanac_view(script, db, lang, paper, icons_dir=renderer.icons_dir)
-    result = BuildResult(script=Path(script_path))
-    note = fallback_warning(view)
-    if note:
-        result.warnings.append(note)
-    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
-    rendered = render_almanac(view, renderer, fmt, base_dir)
-    result.warnings.extend(rendered.warnings)
-    result.pages = rendered.pages
-    result.written = write_rendered(rendered, target)
-    return result

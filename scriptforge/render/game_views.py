@@ -15,12 +15,10 @@ sheets are references, not one-page handouts), and a table row is never split ac
 """
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from scriptforge.errors import InputError
-from scriptforge.games import GameDatabase, Role, ability_conditions, load_game
+from scriptforge.games import GameDatabase, Role, ability_conditions
 from scriptforge.render.measure import NameColumn, name_column
-from scriptforge.render.views import SHEET_LANGUAGES
+from scriptforge.render.views import SHEET_LANGUAGES, Icon
 
 #: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
 GROUP_COLOURS = {
@@ -110,6 +108,10 @@ class GameSheetView:
     sequences: list[SequenceView] = field(default_factory=list)  # nights and days: the moderator's pages
     scale: float = 1.0
     name_column: NameColumn | None = None  # wider than game_styles' 9.4rem where a name needs it
+
+    def icons(self) -> list[Icon]:
+        """Game sheets draw no icons."""
+        return []
 
     def all_text(self) -> str:
         parts = [self.title, self.subtitle, self.summary or "", *(str(v) for v in self.labels.values())]
@@ -239,35 +241,3 @@ def _sequence_view(gdb: GameDatabase, seq, lang: str, second: str | None, labels
             steps.append(StepRow(id=sid, name=t.name, second_name=_second(item, second), say=t.say, do=t.do,
                                  text=t.text, items=list(t.items)))
     return SequenceView(id=seq.id, kind=seq.kind, title=texts["sequences"][seq.id], note=note, steps=steps)
-
-
-# -- building --------------------------------------------------------------------------------
-
-
-def build_game(game: str, renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
-               fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
-               icons_dir=None):
-    """Render a game's reference sheet and/or moderator's sheet and write the output(s).
-
-    `scripts`, `back` and `icons_dir` belong to Blood on the Clocktower scripts; given with a
-    game they are a user mistake (InputError).
-    """
-    from scriptforge.render.build import BuildResult
-    from scriptforge.render.outputs import output_target, write_rendered
-
-    if scripts:
-        raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
-                         f"drop them, or use --game botc to render scripts")
-    for flag, value in (("--back", back), ("--icons", icons_dir)):
-        if value:
-            raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
-    gdb = load_game(game)
-    view = game_view(gdb, lang, paper, sheet=sheet, night=night)
-    template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
-    suffix = "-sheet" if sheet else "-night"
-    result = BuildResult(script=Path(game))
-    rendered = renderer.render_document(view, template, fmt, balance=True)
-    result.warnings.extend(rendered.warnings)
-    result.pages = rendered.pages
-    result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))
-    return result

@@ -55,6 +55,9 @@ FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font su
 _cmap_cache: dict[str, frozenset[int]] = {}
 
 
+ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")  # pictures in an --icons folder, by id
+
+
 class FetchRefused(Exception):
     pass
 
@@ -143,6 +146,9 @@ class Renderer:
             lstrip_blocks=True,
             bytecode_cache=_bytecode_cache(),
         )
+        from scriptforge.markup import to_html
+
+        self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
         self._font_config = None
         self._font_config_bundled_only = False
@@ -204,11 +210,25 @@ class Renderer:
 
         return SafeFetcher()
 
-    def inline_icons(self, icons, base_dir: Path | None, warnings: list[str]) -> None:
-        """Replace icon URLs by data: URLs read through the safe `read_url`, or drop them
-        (the generated badge) when refused or not an image; each URL is read once."""
+    def icon_file(self, character_id: str) -> Path | None:
+        """The picture of a character in the --icons folder (<id>.svg, .png, .webp, .jpg)."""
+        if self.icons_dir is None:
+            return None
+        for suffix in ICON_SUFFIXES:
+            candidate = self.icons_dir / f"{character_id}{suffix}"
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def resolve_icons(self, icons, base_dir: Path | None, warnings: list[str]) -> None:
+        """Give each icon its picture as a data: URL: the --icons file of its character, else its
+        own URL read through the safe `read_url`; none (the generated badge) when refused or not
+        an image. Each URL is read once. Called on the renderer's own copy of a view."""
         seen: dict[str, str | None] = {}
         for icon in icons:
+            found = self.icon_file(icon.character) if icon.character else None
+            if found is not None:
+                icon.url = found.resolve().as_uri()
             if not icon.url or icon.url.startswith("data:"):
                 continue
             if icon.url not in seen:
@@ -221,19 +241,6 @@ class Renderer:
                     warnings.append(f"image not used, generated icon instead: {exc}")
                     seen[icon.url] = None
             icon.url = seen[icon.url]
-
-    @staticmethod
-    def _sheet_icons(view):
-        for team in (*view.teams, *view.extra_teams):
-            for ch in team.characters:
-                yield ch.icon
-        for night in view.nights:
-            for step in night.steps:
-                yield step.icon
-        if view.back:
-            for night in view.back.get("nights", []):
-                for step in night.steps:
-                    yield step.icon
 
     # -- HTML -----------------------------------------------------------------------------
 
@@ -404,7 +411,7 @@ class Renderer:
             return self._render(view, fmt, base_dir, warnings)
 
     def _render(self, view, fmt, base_dir, warnings) -> Rendered:
-        view, missing = self._prepare(view, self._sheet_icons(view), base_dir, warnings)
+        view, missing = self._prepare(view, base_dir, warnings)
         if fmt == "html":
             return self._html_output(view, "sheet.html.j2", warnings)
         self._use_system_fonts = missing
@@ -415,13 +422,13 @@ class Renderer:
         return self._pdf_output(docs, fmt, warnings)
 
     def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
-                        icons=(), balance: bool = False) -> Rendered:
+                        balance: bool = False) -> Rendered:
         """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
         what `render` does for sheets: glyph check, safe icons, Korean words kept whole. With
         `balance`, a last page under a quarter used is saved by smaller text where it can be."""
         warnings: list[str] = []
         with _captured_weasyprint_warnings(warnings):
-            view, missing = self._prepare(view, icons, base_dir, warnings)
+            view, missing = self._prepare(view, base_dir, warnings)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             html = self.html(view, template, system_fonts=missing)
@@ -430,11 +437,11 @@ class Renderer:
                 document = self._save_last_page(view, template, document, base_dir, warnings, missing)
             return self._pdf_output([document], fmt, warnings)
 
-    def page_count(self, view, template: str, base_dir: Path | None = None, icons=()) -> int:
+    def page_count(self, view, template: str, base_dir: Path | None = None) -> int:
         """How many pages `view` takes, laid out as `render_document` would (no output written)."""
         warnings: list[str] = []
         with _captured_weasyprint_warnings(warnings):
-            view, missing = self._prepare(view, icons, base_dir, warnings)
+            view, missing = self._prepare(view, base_dir, warnings)
             return len(self.layout(self.html(view, template, system_fonts=missing), base_dir, warnings,
                                    system_fonts=missing).pages)
 
@@ -451,14 +458,15 @@ class Renderer:
         view.scale = SHRINK_STEPS[0]
         return document
 
-    def _prepare(self, view, icons, base_dir, warnings: list[str]):
-        """(the view to lay out, whether it has text the bundled fonts lack: the system fonts then
-        draw it) after warning about such text and inlining the icons through `read_url`."""
+    def _prepare(self, view, base_dir, warnings: list[str]):
+        """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
+        whether it has text the bundled fonts lack: the system fonts then draw it)."""
         warning = missing_glyph_warning(view.all_text())
         if warning:
             warnings.append(warning)
-        self.inline_icons(icons, base_dir, warnings)
-        return keep_korean_words(view), warning is not None
+        laid_out = keep_korean_words(view)
+        self.resolve_icons(laid_out.icons(), base_dir, warnings)
+        return laid_out, warning is not None
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
         html = self.html(view, template, embed_fonts=True)

@@ -1,15 +1,17 @@
 """View models for the printed sheets: plain dataclasses built from a script, the database and a
 language. Templates only loop over these and test flags; every decision is made here.
 
-The rules (sheet order, night order, jinxes, setup) come from ``scriptforge.rules``; this module
-only arranges what they computed for the page.
+The rules' results (sheet order, night order, jinxes, setup) come in an ``Analysis``; this module
+only arranges them for the page. It reads no file: pictures stay URLs (a script's own image) or
+character ids (looked up in ``--icons`` by the renderer, which works on its own copy of the view).
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from pathlib import Path
 import re
 
-from scriptforge.model import PLAYER_TEAMS, Character
+from scriptforge.analysis import Analysis
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, Character
 from scriptforge.render.measure import NameColumn, name_column
 
 #: Sheet languages: the language of the texts, and (for ko+en) the language of the small
@@ -28,7 +30,6 @@ TEAM_COLOURS = {
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
 EXTRA_TEAMS = ("traveller", "fabled", "loric")
-ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")
 _NOT_FIRST_NIGHT = re.compile(r"\*")
 
 
@@ -40,6 +41,7 @@ class Icon:
     initial: str
     url: str | None = None
     key: str | None = None  # team or step id: sheet.css colours the badge by class (c-<key>)
+    character: str | None = None  # the character's id: the renderer looks for its picture in --icons
 
 
 @dataclass
@@ -115,6 +117,15 @@ class SheetView:
     name_column: NameColumn | None = None  # a wider name column (or smaller names) than sheet.css's
 
 
+    def icons(self) -> Iterator[Icon]:
+        """Every icon on the pages."""
+        for team in (*self.teams, *self.extra_teams):
+            for ch in team.characters:
+                yield ch.icon
+        for night in (*self.nights, *(self.back["nights"] if self.back else ())):
+            for step in night.steps:
+                yield step.icon
+
     def all_text(self) -> str:
         """Every piece of text printed, for the font coverage check."""
         parts = [self.title, self.author or "", self.footnote or "", self.djinn_note or ""]
@@ -173,8 +184,8 @@ def _joined(value):
     return value
 
 
-_NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "scale", "show_sheet",
-             "fallback", "homebrew", "players"}
+_NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
+             "show_sheet", "fallback", "homebrew", "players"}
 
 
 def keep_korean_words(view):
@@ -193,18 +204,9 @@ def initial(name: str) -> str:
     return "?"
 
 
-def icon_for(ch: Character, name: str, icons_dir: Path | None, image_url: str | None = None) -> Icon:
-    colour = TEAM_COLOURS.get(ch.team, "#555555")
-    url = None
-    if icons_dir is not None:
-        for suffix in ICON_SUFFIXES:
-            candidate = Path(icons_dir) / f"{ch.id}{suffix}"
-            if candidate.is_file():
-                url = candidate.resolve().as_uri()
-                break
-    if url is None and image_url:
-        url = image_url
-    return Icon(colour=colour, initial=initial(name), url=url, key=ch.team if ch.team in TEAM_COLOURS else None)
+def icon_for(ch: Character, name: str, image_url: str | None = None) -> Icon:
+    return Icon(colour=TEAM_COLOURS.get(ch.team, "#555555"), initial=initial(name), url=image_url,
+                key=ch.team if ch.team in TEAM_COLOURS else None, character=ch.id)
 
 
 def _texts(ch: Character, lang: str):
@@ -216,8 +218,7 @@ def _texts(ch: Character, lang: str):
     return other, True
 
 
-def character_view(ch: Character, sheet_lang: str, icons_dir: Path | None = None,
-                   image_url: str | None = None) -> CharacterView:
+def character_view(ch: Character, sheet_lang: str, image_url: str | None = None) -> CharacterView:
     lang, second = SHEET_LANGUAGES[sheet_lang]
     texts, fallback = _texts(ch, lang)
     name = texts.name if texts else ch.id
@@ -226,7 +227,7 @@ def character_view(ch: Character, sheet_lang: str, icons_dir: Path | None = None
     if second and ch.text(second) and ch.text(second).name != name:
         second_name = ch.text(second).name
     return CharacterView(id=ch.id, team=ch.team, name=name, ability=ability,
-                         icon=icon_for(ch, name, icons_dir, image_url), second_name=second_name,
+                         icon=icon_for(ch, name, image_url), second_name=second_name,
                          fallback=fallback, homebrew=ch.homebrew)
 
 
@@ -249,209 +250,92 @@ def _team_title(labels: dict, team: str) -> str:
     return labels["team_names"].get(team, team.title())
 
 
-def _image_urls(script) -> dict[str, str]:
-    """Homebrew `image` fields of the script's character objects, as URLs.
-
-    A relative path is taken against the script's folder. Whether a URL may be read at all is the
-    renderer's url_fetcher's decision (no network, no file outside the allowed folders).
-    """
-    out = {}
-    raw = getattr(script, "raw", None)
-    paths = getattr(script, "paths", None) or {}
-    source = getattr(script, "source", None)
-    base_dir = Path(source).resolve().parent if source and source not in ("-", "<data>") else None
-    if not isinstance(raw, list):
-        return out
-    for char_id, pointer in paths.items():
-        try:
-            entry = raw[int(str(pointer).strip("/").split("/")[0])]
-        except (ValueError, IndexError):
-            continue
-        value = entry.get("image") if isinstance(entry, dict) else None
-        if isinstance(value, list):
-            value = value[0] if value else None
-        if not isinstance(value, str) or not value.strip():
-            continue
-        value = value.strip()
-        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", value):
-            out[char_id] = value
-        elif base_dir is not None:
-            out[char_id] = (base_dir / value).resolve().as_uri()
-    return out
-
-
-def image_urls(script) -> dict[str, str]:
-    return _image_urls(script)
-
-
 # -- the sheet -------------------------------------------------------------------------------
 
 
-def sheet_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, ordered: list[Character],
-               jinxes=(), djinn_needed: bool = False, icons_dir: Path | None = None,
-               title_fallback: str = "") -> SheetView:
-    """The character sheet of `script`, with characters in the given (sheet) order.
-
-    `ordered` comes from ``rules.order.sheet_order``; `jinxes` from ``rules.jinxes.script_jinxes``
-    (objects or dicts with the two character ids and per-language texts).
-    """
+def sheet_view(analysis: Analysis, sheet_lang: str = "ko", paper: str = "a4") -> SheetView:
+    """The character sheet of the analysed script, characters in sheet order."""
+    script, db = analysis.script, analysis.db
     lang, _ = SHEET_LANGUAGES[sheet_lang]
     labels = labels_for(db, sheet_lang)
-    images = _image_urls(script)
-    views = {ch.id: character_view(ch, sheet_lang, icons_dir, images.get(ch.id)) for ch in ordered}
+    views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id)) for ch in analysis.characters}
 
     teams, extra = [], []
     for team in (*PLAYER_TEAMS, *EXTRA_TEAMS):
-        members = [views[ch.id] for ch in ordered if ch.team == team]
+        members = [views[ch.id] for ch in analysis.characters if ch.team == team]
         if members:
             view = TeamView(id=team, title=_team_title(labels, team), colour=TEAM_COLOURS[team],
                             characters=members)
             (teams if team in PLAYER_TEAMS else extra).append(view)
 
     jinx_views = []
-    for jinx in jinxes:
-        a, b, texts = _jinx_parts(jinx)
-        if a not in views or b not in views:
-            continue
-        text = texts.get(lang) or next(iter(texts.values()), "")
-        jinx_views.append(JinxView(first=views[a], second=views[b], text=text))
+    for jinx in analysis.jinxes.jinxes:
+        a, b = jinx.characters
+        if a in views and b in views:
+            jinx_views.append(JinxView(first=views[a], second=views[b], text=jinx.text(lang) or ""))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
     return SheetView(
         lang=sheet_lang,
         html_lang=lang,
         paper=paper,
-        title=(getattr(script, "name", None) or title_fallback or "").strip(),
-        author=(getattr(script, "author", None) or None),
-        byline=byline(labels, lang, getattr(script, "author", None)),
+        title=script.name.strip(),
+        author=script.author,
+        byline=byline(labels, lang, script.author),
         labels=labels,
         teams=teams,
         extra_teams=extra,
         jinxes=jinx_views,
-        djinn_note=labels.get("djinn_note") if jinx_views and djinn_needed else None,
+        djinn_note=labels.get("djinn_note") if jinx_views and analysis.jinxes.djinn_needed else None,
         footnote=labels.get("not_first_night") if star else None,
     )
-
-
-def _jinx_parts(jinx):
-    """(first id, second id, texts by language) from a jinx record in any of the shapes we get."""
-    if isinstance(jinx, dict):
-        chars = jinx.get("characters") or (jinx.get("a"), jinx.get("b"))
-        texts = jinx.get("texts") or {}
-        if not texts and "text" in jinx:
-            texts = {"en": jinx["text"]}
-        return chars[0], chars[1], texts
-    chars = getattr(jinx, "characters", None)
-    if chars is None and hasattr(jinx, "jinx"):
-        return _jinx_parts(jinx.jinx)
-    return chars[0], chars[1], dict(getattr(jinx, "texts", {}) or {})
 
 
 # -- nights ----------------------------------------------------------------------------------
 
 
-def night_views(db, sheet_lang: str, first_night: list[str], other_nights: list[str],
-                characters: dict[str, Character], icons_dir: Path | None = None,
-                reminders: dict | None = None, images: dict | None = None) -> list[NightView]:
-    """The two nights as lists of steps with icon, name and reminder text.
-
-    `first_night` / `other_nights` are the id lists from ``rules.night.night_order`` (steps dusk,
-    minioninfo, demoninfo and dawn included). `reminders`, when given, maps night -> id -> text
-    (or lang -> text) as the night engine computed them; otherwise the database texts are used.
-    """
+def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
+    """The two nights of the analysed script's night order (steps dusk, minion info, demon info
+    and dawn included) as lists of steps with icon, name and reminder text."""
+    db, order = analysis.db, analysis.night
     lang, second = SHEET_LANGUAGES[sheet_lang]
     labels = labels_for(db, sheet_lang)
     out = []
-    for night, ids in (("first_night", first_night), ("other_nights", other_nights)):
+    for night in ("first_night", "other_nights"):
         steps = []
-        for item_id in ids:
-            given = _given_reminder(reminders, night, item_id, lang)
-            if item_id in db.steps:
-                step = db.steps[item_id]
-                name = step.names.get(lang) or next(iter(step.names.values()), item_id)
-                text = given if given is not None else (getattr(step, night).get(lang)
-                                                        or next(iter(getattr(step, night).values()), ""))
-                second_name = step.names.get(second) if second else None
+        for item_id in order.order(night):
+            entry = order.entries[item_id]
+            text = entry.reminder(night, lang) or ""
+            if entry.step is not None:
+                name = entry.name(lang)
+                second_name = entry.step.names.get(second) if second else None
                 steps.append(StepView(id=item_id, name=name, text=text, team="step",
                                       icon=Icon(colour=STEP_COLOURS.get(item_id, "#555555"),
                                                 initial=initial(name),
                                                 key=item_id if item_id in STEP_COLOURS else None),
                                       second_name=second_name if second_name != name else None))
                 continue
-            ch = characters.get(item_id) or db.characters.get(item_id)
-            if ch is None:
-                continue
-            view = character_view(ch, sheet_lang, icons_dir, (images or {}).get(item_id))
-            texts, _ = _texts(ch, lang)
-            text = given if given is not None else (
-                (getattr(texts, f"{'first_night' if night == 'first_night' else 'other_night'}_reminder")
-                 if texts else None) or "")
+            view = character_view(entry.character, sheet_lang, analysis.images.get(item_id))
             steps.append(StepView(id=item_id, name=view.name, text=text, icon=view.icon,
-                                  second_name=view.second_name, team=ch.team))
+                                  second_name=view.second_name, team=entry.character.team))
         out.append(NightView(id=night, title=labels.get(night, night), steps=steps))
     return out
 
 
-def _given_reminder(reminders, night, item_id, lang):
-    if not reminders:
-        return None
-    table = reminders.get(night) or {}
-    value = table.get(item_id)
-    if isinstance(value, dict):
-        return value.get(lang)
-    return value
+# -- the whole view ----------------------------------------------------------------------------
 
 
-# -- from a script, through the rules engine -------------------------------------------------
-
-
-def _script_jinxes(script, db):
-    """(jinx records, djinn_needed) from ``rules.jinxes.script_jinxes``."""
-    from scriptforge.rules.jinxes import script_jinxes
-
-    result = script_jinxes(script, db)
-    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], bool):
-        return list(result[0]), result[1]
-    records = getattr(result, "jinxes", result)
-    djinn = getattr(result, "djinn_needed", None)
-    if djinn is None:
-        djinn = bool(records) and not any(c.id == "djinn" for c in script.characters)
-    return list(records), bool(djinn)
-
-
-def _nights(script, db, sheet_lang: str, icons_dir, images) -> list[NightView]:
-    from scriptforge.rules.night import night_order
-
-    lang, _ = SHEET_LANGUAGES[sheet_lang]
-    order = night_order(script, db)
-    reminders = {}
-    entries = getattr(order, "entries", {}) or {}
-    for night in ("first_night", "other_nights"):
-        reminders[night] = {i: (entries[i].reminder(night, lang) or "") for i in getattr(order, night)
-                            if i in entries}
-    characters = {c.id: c for c in script.characters}
-    return night_views(db, sheet_lang, list(order.first_night), list(order.other_nights), characters,
-                       icons_dir, reminders, images)
-
-
-def make_view(script, db, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
-              back: bool = False, night: bool = False, icons_dir: Path | None = None,
-              keep_order: bool = False) -> SheetView:
+def make_view(analysis: Analysis, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
+              back: bool = False, night: bool = False) -> SheetView:
     """The whole printable view of a script: sheet, and optionally back page and night pages."""
-    from scriptforge.rules.order import sheet_order
-
-    ordered = sheet_order(script, keep_order=keep_order)
-    jinxes, djinn = _script_jinxes(script, db)
-    view = sheet_view(script, db, sheet_lang, paper, ordered=ordered, jinxes=jinxes, djinn_needed=djinn,
-                      icons_dir=icons_dir)
+    view = sheet_view(analysis, sheet_lang, paper)
     view.show_sheet = sheet
-    images = _image_urls(script)
     if night or back:
-        nights = _nights(script, db, sheet_lang, icons_dir, images)
+        nights = night_views(analysis, sheet_lang)
         if night:
             view.nights = nights
         if back:
-            view.back = back_view(script, db, sheet_lang, nights)
+            view.back = back_view(analysis, sheet_lang, nights)
     view.name_column = sheet_name_column(view)
     return view
 
@@ -470,27 +354,16 @@ def sheet_name_column(view: SheetView) -> NameColumn | None:
     return column if column != NameColumn(width=NAME_CELL_REM) else None
 
 
-def back_view(script, db, sheet_lang: str, nights: list[NightView]) -> dict:
-    """The back page: the 5-15 player setup table (from ``rules.setup``) and a compact night order."""
-    labels = labels_for(db, sheet_lang)
-    out: dict = {"nights": nights, "setup": [], "setup_teams": [], "setup_note": None}
-    try:
-        from scriptforge.rules.setup import setup_table
-    except ImportError:  # the setup rules are not there yet: the back page shows the nights only
-        return out
-    table = setup_table(script, db)
-    rows = getattr(table, "rows", table)
+def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:
+    """The back page: the 5-15 player setup table and a compact night order."""
+    labels = labels_for(analysis.db, sheet_lang)
+    rows = analysis.setup
     counts_by_team: dict[str, list[str]] = {t: [] for t in PLAYER_TEAMS}
     for row in rows:
-        get = row.get if isinstance(row, dict) else (lambda k, d=None, r=row: getattr(r, k, d))
-        players = get("players")
-        out["setup"].append(SetupRowView(players=players, counts=[]))
         for team in PLAYER_TEAMS:
-            key = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}[team]
-            value = (get("ranges") or {}).get(key, (get("base") or {}).get(key))
-            if isinstance(value, (list, tuple)):
-                value = f"{value[0]}–{value[1]}" if len(value) == 2 and value[0] != value[1] else value[0]
-            counts_by_team[team].append("" if value is None else str(value))
-    out["setup_teams"] = [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
-                           "counts": counts_by_team[t]} for t in PLAYER_TEAMS]
-    return out
+            lo, hi = row.ranges[COUNT_KEYS[team]]
+            counts_by_team[team].append(f"{lo}–{hi}" if lo != hi else str(lo))
+    return {"nights": nights, "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
+            "setup_note": None,
+            "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
+                             "counts": counts_by_team[t]} for t in PLAYER_TEAMS]}

@@ -1,11 +1,20 @@
-"""The one registry of finding codes: code, severity and a one-line summary each.
+"""The one finding type and the one registry of finding codes, for every part that reports.
 
-docs/findings.md documents the same codes; a test keeps the two in step.
+A code belongs to a domain: ``script`` (``validate`` and the commands that read scripts),
+``data`` (``db check``: the data files and packs) or ``l10n`` (``l10n check``; those are
+registered by ``scriptforge.l10n.checks``). The docs page of
+a domain (docs/findings.md, docs/l10n-checks.md) documents the same codes; tests keep each page
+in step with the registry, and ``scriptforge explain CODE`` prints a code's entry.
 """
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from scriptforge.errors import ScriptforgeError
 
 SEVERITIES = ("error", "warning", "info")
+DOMAINS = {"script": "findings.md", "data": "findings.md", "l10n": "l10n-checks.md"}  # pages in docs/
 
 
 @dataclass(frozen=True)
@@ -13,6 +22,7 @@ class FindingCode:
     code: str
     severity: str
     summary: str
+    domain: str = "script"
 
 
 _CODES = [
@@ -34,22 +44,46 @@ _CODES = [
     FindingCode("setup-impossible", "error", "Even the kindest setup choices need more characters of a team than the script has."),
     FindingCode("companion-missing", "error", "A setup character adds a character that is not on the script (Huntsman without Damsel)."),
     FindingCode("jinx-without-djinn", "warning", "The script has jinxed pairs but no Djinn to carry the jinxes."),
+    FindingCode("jinx-outdated", "warning", "A jinx the script embeds differs from the official one, or the official data retired it."),
+    FindingCode("night-order-missing", "warning", "_meta.firstNight/otherNight leaves out a character who wakes that night, or puts dusk after dawn."),
     FindingCode("unreadable-input", "error", "The file is not a readable script (bad JSON, not an array, empty)."),
+    # the data files (db check)
+    FindingCode("data-invalid", "error", "A data file that cannot be read or does not match its schema.", "data"),
+    FindingCode("data-reference", "error", "Data files that do not fit together (a text for an unknown id, …).",
+                "data"),
 ]
 
 REGISTRY: dict[str, FindingCode] = {c.code: c for c in _CODES}
 
 
+def register(code: str, severity: str, summary: str, domain: str) -> FindingCode:
+    """Add a code to the registry (each code once, in one domain)."""
+    if severity not in SEVERITIES or domain not in DOMAINS or code in REGISTRY:
+        raise ValueError(f"cannot register finding code {code!r} ({severity}, {domain})")
+    REGISTRY[code] = FindingCode(code, severity, summary, domain)
+    return REGISTRY[code]
+
+
 @dataclass(frozen=True)
 class Finding:
+    """One thing a check found. Where it is: `path` (a JSON pointer into a script) for script
+    findings; `lang`, `game`, `character` and `field` (the text's unit) for translation findings."""
+
     code: str
     severity: str
     message: str
-    path: str | None = None  # JSON pointer into the script
-    data: dict = field(default_factory=dict)
+    path: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    lang: str | None = None
+    game: str | None = None
+    character: str | None = None
+    field: str | None = None
 
-    def as_dict(self) -> dict:
-        out = {"code": self.code, "severity": self.severity, "message": self.message}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity}
+        if self.lang is not None:
+            out.update(lang=self.lang, game=self.game, character=self.character, field=self.field)
+        out["message"] = self.message
         if self.path is not None:
             out["path"] = self.path
         if self.data:
@@ -57,16 +91,110 @@ class Finding:
         return out
 
 
-def finding(code: str, message: str, path: str | None = None, **data) -> Finding:
+def finding(code: str, message: str, path: str | None = None, **data: Any) -> Finding:
     """A finding with the severity the registry gives its code (an unknown code is a bug)."""
     return Finding(code=code, severity=REGISTRY[code].severity, message=message, path=path, data=data)
 
 
-def has_errors(findings) -> bool:
+def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.severity == "error" for f in findings)
 
 
-def short(value, limit: int = 60) -> str:
+def count(findings: Iterable[Finding], severity: str) -> int:
+    return sum(f.severity == severity for f in findings)
+
+
+# -- choosing and printing -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Selection:
+    """`--select` / `--ignore`: a selector is a code or a code prefix ending at a hyphen, as in
+    ruff (`setup` selects `setup-shortfall`, `setup-impossible`, …). Nothing selected: all."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, select: Sequence[str] = (), ignore: Sequence[str] = (), domain: str | None = None) -> "Selection":
+        """Selectors split at commas and checked: each must match a code (of `domain`, if given)."""
+        def split(values: Sequence[str]) -> tuple[str, ...]:
+            return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+
+        chosen = cls(split(select), split(ignore))
+        codes = [c.code for c in REGISTRY.values() if domain is None or c.domain == domain]
+        unknown = [s for s in (*chosen.select, *chosen.ignore) if not any(_matches(s, c) for c in codes)]
+        if unknown:
+            raise ScriptforgeError(f"unknown finding code(s): {', '.join(unknown)}; "
+                                   f"'scriptforge explain --list' lists them")
+        return chosen
+
+    def wants(self, code: str) -> bool:
+        if self.select and not any(_matches(s, code) for s in self.select):
+            return False
+        return not any(_matches(s, code) for s in self.ignore)
+
+    def apply(self, findings: Iterable[Finding]) -> list[Finding]:
+        return [f for f in findings if self.wants(f.code)]
+
+
+def _matches(selector: str, code: str) -> bool:
+    return code == selector or code.startswith(selector + "-")
+
+
+def finding_line(f: Finding, source: str | None = None) -> str:
+    """One finding for people: where, severity, [code], message."""
+    if f.lang is not None:
+        where = f.lang
+    else:
+        where = f"{source}:" + (f" {f.path}" if f.path else "") if source else (f.path or "")
+    return f"{where} {f.severity} [{f.code}] {f.message}".lstrip()
+
+
+def findings_text(findings: Sequence[Finding], source: str | None = None) -> str:
+    """Every finding, one per line, then the verdict: ok or FAILED, with the counts."""
+    verdict = "FAILED" if has_errors(findings) else "ok"
+    summary = f"{verdict} ({count(findings, 'error')} error(s), {count(findings, 'warning')} warning(s))"
+    lines = [finding_line(f, source) for f in findings]
+    lines.append(f"{source}: {summary}" if source else summary)
+    return "\n".join(lines)
+
+
+def all_codes() -> dict[str, FindingCode]:
+    """Every registered code, the translation checks' included."""
+    import importlib
+
+    importlib.import_module("scriptforge.l10n.checks")  # registers the l10n codes
+    return REGISTRY
+
+
+def explanation(code: str) -> str:
+    """A code's entry for people: code, severity, domain and its paragraph from the docs."""
+    from scriptforge.paths import DOCS_DIR
+
+    known = all_codes()
+    if code not in known:
+        hint = [c for c in known if c.startswith(code.split("-")[0])][:5]
+        raise ScriptforgeError(f"no finding code '{code}'" + (f"; did you mean {', '.join(hint)}?" if hint else
+                                                             "; 'scriptforge explain --list' lists them"))
+    entry = known[code]
+    page = DOCS_DIR / DOMAINS[entry.domain]
+    text = page.read_text(encoding="utf-8") if page.is_file() else ""
+    start = text.find(f"\n## {code}\n")
+    body = text[start + len(code) + 5:].split("\n## ", 1)[0].strip() if start >= 0 else entry.summary
+    return f"{code} ({entry.severity}; docs/{DOMAINS[entry.domain]})\n\n{body}"
+
+
+def codes_text() -> str:
+    """Every code with its severity and summary, by domain."""
+    lines = []
+    for domain, page in DOMAINS.items():
+        lines.append(f"{domain} (docs/{page}):")
+        lines += [f"  {c.code:<22} {c.severity:<7} {c.summary}" for c in all_codes().values() if c.domain == domain]
+    return "\n".join(lines)
+
+
+def short(value: object, limit: int = 60) -> str:
     """A value for a message: repr-like, cut to `limit` characters."""
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

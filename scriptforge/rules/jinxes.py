@@ -4,7 +4,17 @@ pair replaces the database text in that language. The Djinn is needed when there
 the Djinn is not on the script.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+import re
+from typing import TYPE_CHECKING
+
+from scriptforge.official import official_facts
+from scriptforge.rules.findings import Finding, finding, short
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+    from scriptforge.script import Script
 
 
 @dataclass(frozen=True)
@@ -59,3 +69,51 @@ def script_jinxes(script, db) -> ScriptJinxes:
     djinn = "djinn" in on_script
     jinxes = tuple(records.values())
     return ScriptJinxes(jinxes, djinn_needed=bool(jinxes) and not djinn, djinn_on_script=djinn)
+
+
+def _same(a: str, b: str) -> bool:
+    return re.sub(r"\s+", " ", a).strip() == re.sub(r"\s+", " ", b).strip()
+
+
+def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
+    """`jinx-outdated`: a jinx a script embeds between two official characters whose text is not
+    the loaded official text in its language, or that the official data no longer has. The sheet
+    prints the script's text (the author's choice); this only says so."""
+    official = official_facts()
+    loaded = {frozenset(j.characters): j for j in db.jinxes}
+    out: list[Finding] = []
+    for owner, other_name, path, text, lang in _embedded(script):
+        other = script.find(other_name)
+        other_id = other.id if other else other_name
+        pair = frozenset((owner, other_id))
+        if owner not in official.teams or other_id not in official.teams or len(pair) < 2:
+            continue
+        data = {"characters": [owner, other_id], "script": text}
+        if pair not in official.jinxes:
+            out.append(finding("jinx-outdated", f"the script's jinx {owner} × {other_id} is not in the official "
+                                                f"data (retired): “{short(text, 120)}”", path, retired=True, **data))
+            continue
+        ours = loaded.get(pair)
+        current = ours.texts.get(lang) if ours else None
+        if current and not _same(current, text):
+            out.append(finding("jinx-outdated", f"the script's jinx {owner} × {other_id} differs from the official "
+                                                f"one: script “{short(text, 120)}”, official “{short(current, 120)}”; "
+                                                f"the sheet prints the script's", path, official=current,
+                               retired=False, **data))
+    return out
+
+
+def _embedded(script: "Script") -> Iterator[tuple[str, str, str, str, str]]:
+    """(owner id, other id as written, JSON pointer, text, language) of each jinx in the script's objects."""
+    from scriptforge.script import is_korean
+
+    raw = script.document if isinstance(script.document, list) else []
+    for ch in script.characters:
+        path = script.paths.get(ch.id, "")
+        index = int(path[1:]) if path[1:].isdigit() else -1
+        item = raw[index] if 0 <= index < len(raw) else None
+        jinxes = item.get("jinxes") if isinstance(item, dict) else None
+        for k, entry in enumerate(jinxes if isinstance(jinxes, list) else ()):
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
+                text = entry["reason"]
+                yield ch.id, entry["id"], f"{path}/jinxes/{k}", text, "ko" if is_korean(text) else "en"

@@ -15,9 +15,14 @@ Rule (also in README and docs/findings.md):
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scriptforge.names import NIGHT_STEPS, normalize_id
 from scriptforge.rules.findings import Finding, finding
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+    from scriptforge.script import Script
 
 NIGHTS = ("first_night", "other_nights")
 _META_KEYS = {"first_night": "firstNight", "other_nights": "otherNight"}
@@ -150,4 +155,26 @@ def _from_meta(script, meta_list: list, night: str, problems: list) -> list[str]
                 continue
         if entry_id not in out:
             out.append(entry_id)
+    return out
+
+
+def missing_from_meta(script: "Script", order: NightOrder, db: "Database") -> list[Finding]:
+    """`night-order-missing`: a `_meta.firstNight`/`otherNight` list (`order`, the script's night
+    order) that leaves out a character on the script who wakes that night by the official night
+    sheet, or puts dusk after dawn."""
+    out: list[Finding] = []
+    meta_path = script.paths.get("_meta", "/0")
+    for night in order.from_meta:
+        key = _META_KEYS[night]
+        listed = order.order(night)
+        official = set(db.first_night if night == "first_night" else db.other_nights)
+        for ch in script.characters:
+            if ch.id in official and not ch.homebrew and ch.id not in listed:
+                when = "on the first night" if night == "first_night" else "on other nights"
+                out.append(finding("night-order-missing", f"_meta.{key} leaves out '{ch.id}', who wakes {when} by "
+                                                          f"the official night sheet", f"{meta_path}/{key}",
+                                   night=night, character=ch.id))
+        if "dusk" in listed and "dawn" in listed and listed.index("dusk") > listed.index("dawn"):
+            out.append(finding("night-order-missing", f"_meta.{key} puts dusk after dawn", f"{meta_path}/{key}",
+                               night=night, dusk=listed.index("dusk") + 1, dawn=listed.index("dawn") + 1))
     return out

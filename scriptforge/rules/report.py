@@ -1,18 +1,13 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
+from typing import TYPE_CHECKING
+
+from scriptforge.markup import to_text
 from scriptforge.model import TEAMS
 from scriptforge.rules.night import NIGHTS
 
-
-def findings_text(report) -> list[str]:
-    lines = []
-    for f in report.findings:
-        where = f" {f.path}" if f.path else ""
-        lines.append(f"{report.source}:{where} {f.severity} [{f.code}] {f.message}")
-    errors = sum(f.severity == "error" for f in report.findings)
-    warnings = sum(f.severity == "warning" for f in report.findings)
-    lines.append(f"{report.source}: {'ok' if report.ok else 'FAILED'} ({errors} error(s), {warnings} warning(s))")
-    return lines
+if TYPE_CHECKING:
+    from scriptforge.analysis import Analysis
 
 
 def _span(base: int, span: tuple[int, int]) -> str:
@@ -38,7 +33,8 @@ def setup_text(rows) -> str:
     return "\n".join(lines)
 
 
-def jinxes_text(result, db, script, lang: str) -> str:
+def jinxes_text(analysis: "Analysis", lang: str) -> str:
+    result, db, script = analysis.jinxes, analysis.db, analysis.script
     lines = []
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
@@ -47,7 +43,7 @@ def jinxes_text(result, db, script, lang: str) -> str:
         lines.append("no jinxes")
     if result.djinn_needed:
         lines.append("The Djinn is needed: add it to the script to carry these jinxes.")
-    return "\n".join(lines)
+    return to_text("\n".join(lines)) or ""
 
 
 def _name(db, script, char_id: str, lang: str) -> str:
@@ -63,7 +59,7 @@ def night_text(order, lang: str) -> str:
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
-    return "\n".join(lines).rstrip()
+    return to_text("\n".join(lines).rstrip()) or ""
 
 
 def order_text(chars, db, lang: str) -> str:

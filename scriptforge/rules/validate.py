@@ -4,17 +4,22 @@ Import-light on purpose: fastjsonschema (verdict) and jsonschema (messages) are 
 the functions that need them, so `show`/`list` never pay for them.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 import json
+from typing import TYPE_CHECKING
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.paths import SCHEMAS_DIR
-from scriptforge.rules.findings import Finding, finding, has_errors, short
-from scriptforge.rules.jinxes import script_jinxes
-from scriptforge.rules.night import night_order
-from scriptforge.rules.setup import setup_table, setup_modifiers
+from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
+from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
+from scriptforge.rules.night import missing_from_meta
+from scriptforge.rules.setup import SetupRow, setup_modifiers
+
+if TYPE_CHECKING:
+    from scriptforge.analysis import Analysis
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -31,7 +36,7 @@ _LIST_LIMITS = {"reminders": 30, "remindersGlobal": 25}
 class Report:
     source: str
     findings: tuple[Finding, ...]
-    script: object = None  # the Script, when the file could be read
+    analysis: "Analysis | None" = None  # when the file could be read
 
     @property
     def ok(self) -> bool:
@@ -39,6 +44,10 @@ class Report:
 
     def as_dict(self) -> dict:
         return {"ok": self.ok, "findings": [{"file": self.source, **f.as_dict()} for f in self.findings]}
+
+    def selected(self, chosen: Selection) -> "Report":
+        """The report with only the findings `chosen` wants (--select / --ignore)."""
+        return Report(self.source, tuple(chosen.apply(self.findings)), self.analysis)
 
 
 def validate_file(source, db) -> Report:
@@ -56,14 +65,25 @@ def validate_data(data, db, source: str = "<data>") -> Report:
 
 
 def validate_script(script, db) -> Report:
+    from scriptforge.analysis import analyse
+
+    analysis = analyse(script, db)
+    return Report(script.source, analysis.findings, analysis)
+
+
+def script_findings(analysis: "Analysis") -> list[Finding]:
+    """Every finding on one analysed script (what `Analysis.findings` holds)."""
+    script = analysis.script
     findings: list[Finding] = list(script.problems)
-    findings += schema_findings(script.raw)
-    findings += length_findings(script.raw)
-    findings += night_order(script, db).problems
-    findings += count_findings(script, db)
+    findings += schema_findings(script.document)
+    findings += length_findings(script.document)
+    findings += analysis.night.problems
+    findings += count_findings(script, analysis.setup)
     findings += companion_findings(script)
-    findings += jinx_findings(script, db)
-    return Report(script.source, tuple(findings), script)
+    findings += jinx_findings(analysis.jinxes)
+    findings += outdated_jinxes(script, analysis.db)
+    findings += missing_from_meta(script, analysis.night, analysis.db)
+    return findings
 
 
 # -- schema ------------------------------------------------------------------------------------
@@ -232,13 +252,13 @@ def _relevant(mods, team: str) -> list[str]:
     return out
 
 
-def count_findings(script, db) -> list[Finding]:
+def count_findings(script, table: Sequence[SetupRow]) -> list[Finding]:
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
                    None, **counts)]
     mods = setup_modifiers(script)
     groups: dict[tuple, list[int]] = {}
-    for row in setup_table(script, db):
+    for row in table:
         for team in PLAYER_TEAMS:
             available = counts[team]
             base = 1 if team == "demon" else row.base[COUNT_KEYS[team]]
@@ -281,8 +301,7 @@ def companion_findings(script) -> list[Finding]:
     return out
 
 
-def jinx_findings(script, db) -> list[Finding]:
-    jinxes = script_jinxes(script, db)
+def jinx_findings(jinxes: ScriptJinxes) -> list[Finding]:
     if not jinxes.djinn_needed:
         return []
     pairs = [list(j.characters) for j in jinxes.jinxes]

@@ -1,5 +1,9 @@
-"""Building printable files from script files: the library behind `scriptforge build` and
-`scriptforge nightsheet` (one Renderer, so fonts, templates and CSS are loaded once per batch)."""
+"""From files to printed files: read a script, analyse it, make the view, render, write.
+
+The library behind `scriptforge build`, `nightsheet`, `almanac` and the game sheets (one
+Renderer, so fonts, templates and CSS are loaded once per batch). The only module that both reads
+user files and writes outputs; `render/` turns views into bytes and touches no script file.
+"""
 
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -10,10 +14,12 @@ from pathlib import Path
 import shutil
 from typing import Callable
 
+from scriptforge.analysis import analyse
 from scriptforge.errors import InputError
-from scriptforge.render.outputs import check_targets, write_rendered
+from scriptforge.render.outputs import check_targets, output_target, write_rendered
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
+from scriptforge.script import read_script, refuse_unknown
 
 
 @dataclass
@@ -41,20 +47,24 @@ def script_files(paths) -> list[Path]:
 Targets = Callable[[Path, str | None], Path]  # (script path, script name) -> output path
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = "ko",
-          paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False,
-          sheet: bool = True) -> BuildResult:
-    """Read one script, render it and write the output(s) to `target` (or where `target` puts
-    the script, by its path and name: a script read from stdin is named by its name)."""
-    from scriptforge.script import read_script
-
-    script = read_script(script_path, db)
+def _resolved(target: "Path | Targets", script_path, script) -> Path:
+    """Where this script's output goes: `target`, or where `target` puts it by the script's path
+    and name (a script read from stdin is named by its name); refused if that is the input."""
     if callable(target):
         target = target(Path(script_path), script.name)
     check_targets([(Path(script_path), target)])
-    view = make_view(script, db, lang, paper, sheet=sheet, back=back, night=night,
-                     icons_dir=renderer.icons_dir)
-    result = BuildResult(script=Path(script_path))
+    return target
+
+
+def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = "ko",
+          paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
+          skip_unknown: bool = False) -> BuildResult:
+    """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
+    naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning)."""
+    script = read_script(script_path, db)
+    target = _resolved(target, script_path, script)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
         result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
@@ -127,3 +137,52 @@ def _start_worker() -> None:
 def _build_in_worker(path: Path) -> BuildResult:
     db, renderer, targets, options = _forked_batch
     return build(path, db, renderer, target=targets, **options)
+
+
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = "ko",
+                  paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False) -> BuildResult:
+    """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
+    naming unknown characters is refused unless `skip_unknown`."""
+    from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
+
+    script = read_script(script_path, db)
+    target = _resolved(target, script_path, script)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    view = almanac_view(analyse(script, db), lang, paper)
+    note = fallback_warning(view)
+    if note:
+        result.warnings.append(note)
+    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
+    rendered = render_almanac(view, renderer, fmt, base_dir)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, target)
+    return result
+
+
+def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
+               fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
+               icons_dir=None) -> BuildResult:
+    """Render a game's reference sheet and/or moderator's sheet and write the output(s).
+
+    `scripts`, `back` and `icons_dir` belong to Blood on the Clocktower scripts; given with a
+    game they are a user mistake (InputError).
+    """
+    from scriptforge.games import load_game
+    from scriptforge.render.game_views import game_view
+
+    if scripts:
+        raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
+                         f"drop them, or use --game botc to render scripts")
+    for flag, value in (("--back", back), ("--icons", icons_dir)):
+        if value:
+            raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
+    view = game_view(load_game(game), lang, paper, sheet=sheet, night=night)
+    template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
+    suffix = "-sheet" if sheet else "-night"
+    result = BuildResult(script=Path(game))
+    rendered = renderer.render_document(view, template, fmt, balance=True)
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))
+    return result

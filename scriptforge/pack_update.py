@@ -1,0 +1,118 @@
+"""`scriptforge pack update`: fetch the official data and install it as the pack `official`.
+
+The English facts and texts are TPI's toolmaker files (roles.json, nightsheet.json, jinxes.json,
+published under release.botc.app/resources/data/); translations are `game/<lang>.json` of TPI's
+translation repository. Every file is fetched and checked before anything is written; the
+install is one rename (`packs.write_pack`), so a failure leaves the installed pack as it was.
+The network is used here only, and only when asked.
+"""
+
+from dataclasses import dataclass
+import datetime
+from pathlib import Path
+import socket
+from typing import Callable
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from scriptforge import __version__
+from scriptforge.errors import DataError, InputError
+from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
+    write_pack
+
+OFFICIAL_URL = "https://release.botc.app/resources/data/"
+TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
+ENGLISH_FILES = ("roles.json", "nightsheet.json", "jinxes.json")
+TIMEOUT = 20.0
+MAX_BYTES = 32 * 1024 * 1024  # the official files are ~100 kB; anything this big is not one of them
+
+
+@dataclass
+class UpdateResult:
+    path: Path
+    build: PackBuild
+    diff: dict | None = None  # what changed against the pack installed before; None on a first install
+
+
+def translation_file(lang: str) -> str:
+    return f"game/{lang}.json"
+
+
+def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
+    """The body of `url`; InputError naming the URL (exit code 2) on any failure."""
+    request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{__version__}"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            body: bytes = response.read(MAX_BYTES + 1)
+    except urllib.error.HTTPError as exc:
+        raise InputError(f"download failed: HTTP {exc.code} {exc.reason}", where=url) from None
+    except (TimeoutError, socket.timeout):
+        raise InputError(f"download failed: no answer within {timeout:g} s", where=url) from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, (TimeoutError, socket.timeout)):
+            raise InputError(f"download failed: no answer within {timeout:g} s", where=url) from None
+        raise InputError(f"download failed: {getattr(reason, 'strerror', None) or reason}", where=url) from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"download failed: {exc}", where=url) from None
+    if len(body) > MAX_BYTES:
+        raise InputError(f"download refused: larger than {MAX_BYTES // (1024 * 1024)} MB", where=url)
+    return body
+
+
+def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    """(file inside the base, language of a translation file) for every file to get."""
+    return [*((name, None) for name in ENGLISH_FILES),
+            *((translation_file(lang), lang) for lang in dict.fromkeys(langs) if lang != "en")]
+
+
+def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: str = OFFICIAL_URL,
+                translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
+                progress: Callable[[str], None] = lambda line: None) -> list[Source]:
+    """Every official file, read from `from_dir` or fetched, and checked; nothing is written."""
+    sources = []
+    for name, lang in _wanted(langs):
+        if from_dir is not None:
+            path = Path(from_dir) / name
+            try:
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                raise InputError("file not found (--from needs roles.json, nightsheet.json, jinxes.json "
+                                 "and game/<lang>.json for each --lang but en)", where=str(path)) from None
+            except OSError as exc:
+                raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
+            location = path.resolve().as_uri()
+            progress(f"read {path} ({len(raw):,} bytes)")
+        else:
+            base = translations_url if lang else url
+            location = urllib.parse.urljoin(base if base.endswith("/") else base + "/", name)
+            progress(f"fetching {location}")
+            raw = fetch(location, timeout)
+        source = parse_source(raw, Path(name), lang, url=location)
+        expected = "translation" if lang else name.removesuffix(".json")
+        if source.kind != expected:
+            raise InputError(f"expected a {expected} file, found a {source.kind} file", where=location)
+        sources.append(source)
+    return sources
+
+
+def update_pack(*, langs: tuple[str, ...] = ("ko",), from_dir: Path | None = None, url: str = OFFICIAL_URL,
+                translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
+                progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
+    """Get and check every file, build the pack `official` on the built-in data, install it in one
+    rename, and say what changed against the pack that was installed before."""
+    from scriptforge.database import load_database
+
+    target = Path(target) if target else packs_dir() / OFFICIAL
+    sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
+                          timeout=timeout, progress=progress)
+    base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
+    build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
+    try:
+        old = pack_files(target) if (target / "pack.yaml").is_file() else None
+    except DataError:
+        old = None  # a damaged installed pack: replaced, with nothing to compare against
+    path = write_pack(build, target)
+    diff = diff_packs(old, build.files, base_db) if old is not None else None
+    return UpdateResult(path=path, build=build, diff=diff)

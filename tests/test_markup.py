@@ -1,0 +1,70 @@
+"""The official markup (`:reminder:`, `*TOKEN*`) printed as typography, never as raw marks."""
+
+import re
+
+from markupsafe import escape
+import pytest
+
+from scriptforge.database import load_database
+from scriptforge.markup import to_html, to_text
+from scriptforge.render.views import keep_words
+from tests.conftest import shared_path
+
+# A raw mark as a reader would see it: the reminder mark, or an asterisk opening a word.
+RAW = re.compile(r":reminder:|(?:^|\s)\*\w")
+
+
+@pytest.mark.parametrize("text, html, plain", [
+    ("Show the *YOU ARE* token. :reminder:",
+     'Show the <strong class="token-name">YOU ARE</strong> token. <span class="reminder-glyph"',
+     "Show the YOU ARE token. ◉"),
+    ("Each night*, choose a player. Each night*, again.", "Each night*, choose a player. Each night*, again.",
+     "Each night*, choose a player. Each night*, again."),
+    ("*취함* 표식을 놓고 *표식*을 확인하세요.", '<strong class="token-name">취함</strong> 표식을 놓고 '
+     '<strong class="token-name">표식</strong>을', "취함 표식을 놓고 표식을 확인하세요."),
+    ("매일 밤*, 1명을 고릅니다. <b>", "매일 밤*, 1명을 고릅니다. &lt;b&gt;", "매일 밤*, 1명을 고릅니다. <b>"),
+])
+def test_marks_become_typography(text, html, plain):
+    assert str(escape(to_html(text))).startswith(html)  # escape: what the templates' autoescape does
+    assert to_text(text) == plain
+    joined = keep_words(text)  # sheets join Korean syllables with WORD JOINERs before the marks are read
+    assert to_text(joined).replace("\u2060", "") == plain
+
+
+def _raw_marks(html: str) -> list[str]:
+    body = re.sub(r"<[^>]+>", " ", html[html.find("<body"):]).replace("\u2060", "")
+    return [body[max(0, m.start() - 40):m.end() + 20] for m in RAW.finditer(body)]
+
+
+def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
+    """Every WC25 script and every corpus script whose own texts carry marks, in English and in
+    Korean, with the official pack (and its Korean test translation, which carries marks too);
+    benchmarks/check_marks.py does the same for the whole corpus."""
+    from scriptforge.analysis import analyse
+    from scriptforge.render.almanac import almanac_view
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.views import keep_korean_words, make_view
+    from scriptforge.rules.night import night_order
+    from scriptforge.rules.report import night_text
+    from scriptforge.script import read_script
+
+    _, pack, _ = official_ko
+    db = load_database(packs=[pack])
+    files = sorted(shared_path("reference", "official", "wc25").glob("*/script.json"))
+    files += [f for f in sorted(shared_path("reference", "scripts").glob("*.json"))
+              if re.search(r":reminder:|\*[A-Z]", f.read_text(encoding="utf-8", errors="replace"))]
+    assert len(files) >= 30
+    renderer = Renderer()
+    marked = 0
+    for file in files:
+        script = read_script(file, db)
+        # the English sheet with its night pages; the Korean almanac, whose pages hold the sheet's
+        # tables and every night reminder (one of each keeps the test quick)
+        sheet = keep_korean_words(make_view(analyse(script, db), "en", "a4", back=True, night=True))
+        book = keep_korean_words(almanac_view(analyse(script, db), "ko", "a4"))
+        for lang, html in (("en", renderer.html(sheet, "sheet.html.j2")), ("ko", renderer.html(book, "almanac.html.j2"))):
+            assert not _raw_marks(html), (file, lang, _raw_marks(html)[:3])
+            marked += html.count('class="reminder-glyph"') + html.count('class="token-name"')
+            text = night_text(night_order(script, db), lang)
+            assert not RAW.search(text), (file, lang)
+    assert marked > 500  # the marks were there, and became typography
