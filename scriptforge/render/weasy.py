@@ -74,8 +74,8 @@ def import_weasyprint():
     try:
         try:
             with only_bundled_fonts(), _fast_import():
-                import weasyprint  # noqa: F401
-                import weasyprint.text.fonts  # noqa: F401
+                importlib.import_module("weasyprint")
+                importlib.import_module("weasyprint.text.fonts")
         except Exception:  # noqa: BLE001 — whatever the changes break: import it plainly
             for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
                 del sys.modules[name]
