@@ -83,11 +83,12 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     """(every word of the texts printed, the Latin words a Korean page may show, fallback count,
     whether the script's own text has characters the bundled fonts lack: then the renderer warns
     and a system font prints them, which is not a defect of the sheet)."""
+    from scriptforge.analysis import analyse
     from scriptforge.render.pdf import missing_glyphs
     from scriptforge.render.views import make_view
     from scriptforge.script import read_script
 
-    view = make_view(read_script(script, db), db, lang, "a4", back=True, night=True)
+    view = make_view(analyse(read_script(script, db), db), lang, "a4", back=True, night=True)
     words = set(WORD.findall(view.all_text()))
     allowed: set[str] = set()
     fallback = 0
@@ -243,7 +244,7 @@ def main() -> int:
             shutil.rmtree(out, ignore_errors=True)
             t = time.monotonic()
             done = run(["build", str(inputs), "-o", f"{out}/", "--lang", lang, "--paper", paper, "--back", "--night",
-                        "--jobs", str(args.jobs), "--pack", str(pack)])
+                        "--jobs", str(args.jobs), "--pack", str(pack), "--skip-unknown"])
             if done.returncode:
                 failures.append(f"build {lang} {paper}: {done.stderr.strip().splitlines()[-1:]}")
             measured = []
@@ -268,7 +269,7 @@ def main() -> int:
             for stem, _ in scripts[: args.almanacs]:
                 pdf = work / f"almanac-{stem}-{lang}-{paper}.pdf"
                 done = run(["almanac", str(inputs / f"{stem}.json"), "-o", str(pdf), "--lang", lang,
-                            "--paper", paper, "--pack", str(pack)])
+                            "--paper", paper, "--pack", str(pack), "--skip-unknown"])
                 if done.returncode:
                     failures.append(f"almanac {stem} {lang} {paper}: {done.stderr.strip()[-200:]}")
                     continue
