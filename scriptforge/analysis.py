@@ -49,7 +49,7 @@ class Analysis:
     @cached_property
     def setup(self) -> tuple[SetupRow, ...]:
         """The 5–15 player setup table."""
-        return tuple(setup_table(self.script, self.db))
+        return tuple(setup_table(self.script.characters, self.db))
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:

@@ -51,6 +51,19 @@ def _db():
     return db
 
 
+def _complete_character(ctx, param, incomplete):
+    """Shell completion of a character argument: ids and names in every language (the cached
+    database, so it is quick); where none matches, the shell completes a file name instead."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        with ctx:
+            names = _db().completions(incomplete)
+    except ScriptforgeError:  # a broken data folder: no suggestions rather than an error mid-line
+        names = []
+    return [CompletionItem(name) for name in names] or [CompletionItem(incomplete, type="file")]
+
+
 def _data_dir():
     """$SCRIPTFORGE_DATA: another data folder instead of the shipped one (for tests and translators)."""
     import os
@@ -136,10 +149,9 @@ def main(debug):
 def list_command(team, edition, lang, game, fmt):
     """List characters by team, in sheet order (--game: every role and card of another game).
 
+    \b
     Example:
-
         scriptforge list --team demon --lang ko
-
         scriptforge list --game salem --lang ko
     """
     from scriptforge import reference
@@ -158,7 +170,7 @@ def list_command(team, edition, lang, game, fmt):
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", shell_complete=_complete_character)
 @click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
 @game_option
 @format_option
@@ -168,10 +180,9 @@ def show(name, lang, game, fmt):
 
     NAME may be an id, a legacy spelling or an English or Korean name or alias.
 
+    \b
     Example:
-
         scriptforge show "릴 몬스타" --lang ko --format json
-
         scriptforge show 자백 --game salem
     """
     from scriptforge import reference
@@ -198,8 +209,8 @@ def show(name, lang, game, fmt):
 def search(text, lang, fmt):
     """Find characters whose name, alias or ability contains TEXT.
 
+    \b
     Example:
-
         scriptforge search 중독
     """
     from scriptforge import reference
@@ -227,8 +238,8 @@ def db():
 def db_check(fmt):
     """Validate every data file; print counts per team and language; exit 1 on any problem.
 
+    \b
     Example:
-
         scriptforge db check --format json
     """
     from scriptforge.database import check_database
@@ -270,8 +281,8 @@ def import_almanac(file, lang, out_dir, script_path, name):
     Existing files in the output folder keep the fields the almanac does not give.
     Variant spellings are replaced with the glossary's established terms.
 
+    \b
     Example:
-
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
     from scriptforge.fileio import atomic_write_text, dump_json
@@ -325,8 +336,8 @@ def validate(scripts, fmt):
     Exit code 0: no errors; 1: errors found; 2: a file could not be read as a script.
     Every finding code is described in docs/findings.md.
 
+    \b
     Example:
-
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
     from scriptforge.errors import InputError
@@ -355,26 +366,32 @@ def validate(scripts, fmt):
 
 @main.command()
 @click.argument("script")
-@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15); default: all.")
+@click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15), with its bags; default: all.")
+@click.option("--travellers", type=click.IntRange(0, 20), default=0,
+              help="Travellers at the table as well (printed; they are not in the bag).")
+@click.option("--lang", type=LANG, default="en", show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
-def setup(script, players, fmt):
-    """Show the character counts per player count and what the script's setup characters change.
+def setup(script, players, travellers, lang, fmt):
+    """Show the character counts per player count, from every legal bag of the script's setup characters.
 
+    \b
     Example:
-
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+        scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
     from scriptforge.rules.report import setup_text
 
     db = _db()
-    rows = [row for row in _analysis(script, db).setup if players in (None, row.players)]
+    analysis = _analysis(script, db)
+    rows = [row for row in analysis.setup if players in (None, row.players)]
     if fmt == "json":
-        _print_json(rows[0].as_dict() if players else [r.as_dict() for r in rows])
+        tables = [{**row.as_dict(), **({"travellers": travellers} if travellers else {})} for row in rows]
+        _print_json(tables[0] if players else tables)
     else:
-        click.echo(setup_text(rows))
+        click.echo(setup_text(rows, analysis.script.characters, db, lang, travellers))
 
 
 @main.command()
@@ -387,8 +404,8 @@ def setup(script, players, fmt):
 def jinxes(script, lang, fmt):
     """List the jinxed pairs on a script and whether the Djinn is needed.
 
+    \b
     Example:
-
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
     from scriptforge.rules.report import jinxes_text
@@ -414,17 +431,17 @@ def night(script, players, lang, fmt):
     _meta.firstNight/otherNight in the script replace the official order; homebrew characters
     are placed by their firstNight/otherNight numbers (positions on the official night sheet).
 
+    \b
     Example:
-
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
     from scriptforge.rules.report import night_text
 
-    order = _analysis(script, _db(), players=players).night
+    analysis = _analysis(script, _db(), players=players)
     if fmt == "json":
-        _print_json(order.as_dict(lang))
+        _print_json(analysis.night.as_dict(lang))
     else:
-        click.echo(night_text(order, lang))
+        click.echo(night_text(analysis.night, analysis.db, lang))
 
 
 @main.command()
@@ -438,8 +455,8 @@ def night(script, players, lang, fmt):
 def order(script, keep_order, lang, fmt):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
 
+    \b
     Example:
-
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
     from scriptforge.rules.report import order_text
@@ -563,14 +580,11 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 70%,
     and a warning says so; a sheet that still does not fit is never clipped.
 
+    \b
     Example:
-
         scriptforge build examples/faith-trust-and-pixie-dust.json --lang ko
-
         scriptforge build examples/ -o sheets/ --lang ko+en --paper letter --night
-
         scriptforge build scripts/ -o sheets/ --jobs 4      # four scripts at a time
-
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
     if game != "botc":
@@ -593,10 +607,9 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
     The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
     and dawn. Output defaults to <script>-night.pdf.
 
+    \b
     Example:
-
         scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
-
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
     if game != "botc":
@@ -629,8 +642,8 @@ def new(out, characters, name, author, lang, force):
     CHARACTERS are ids, legacy spellings, English or Korean names or aliases, or homebrew YAML
     files (embedded as full character objects in the --lang language).
 
+    \b
     Example:
-
         scriptforge new my.json --name "Pixie Dust" --author Me clockmaker 릴몬스타 "Fang Gu"
     """
     from scriptforge.edit import new_script
@@ -640,7 +653,7 @@ def new(out, characters, name, author, lang, force):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_character)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
 @findings_options
 @_fail_cleanly
@@ -650,10 +663,9 @@ def add(script, characters, lang):
     A name that is unknown or ambiguous is refused with suggestions and nothing changes.
     A homebrew YAML file is embedded as a full character object (again: updated in place).
 
+    \b
     Example:
-
         scriptforge add my.json 릴몬스타 "Fang Gu"
-
         scriptforge add my.json examples/homebrew/pilgrim.yaml --lang en
     """
     from scriptforge.edit import add_characters
@@ -669,8 +681,8 @@ def add(script, characters, lang):
 def remove(script, characters):
     """Remove characters from a script (and from its _meta night lists).
 
+    \b
     Example:
-
         scriptforge remove my.json lil_monsta 팡구
     """
     from scriptforge.edit import remove_characters
@@ -691,8 +703,8 @@ def remove(script, characters):
 def meta(script, name, author, logo, almanac, bootlegger):
     """Set the script's _meta: name, author, logo, almanac link, bootlegger rules.
 
+    \b
     Example:
-
         scriptforge meta my.json --name "Pixie Dust" --author Me --bootlegger "The Pixie may be mad as a Demon."
     """
     from scriptforge.edit import set_meta
@@ -716,8 +728,8 @@ def homebrew_check(files, fmt):
     The same schemas as the database, night placement, bracket-vs-setup consistency and,
     for each language, the database's translation checks.
 
+    \b
     Example:
-
         scriptforge homebrew check examples/homebrew/pilgrim.yaml
     """
     from scriptforge.homebrew import check_files
@@ -770,8 +782,8 @@ def l10n_status(game, fmt):
     changed after the translation was made (see `l10n confirm`). The other games' texts are
     counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
 
+    \b
     Example:
-
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
@@ -796,14 +808,15 @@ def l10n_status(game, fmt):
 def l10n_diff(ids, source, target, against_file, game, fmt):
     """Show source and translation side by side per character and field; missing and stale marked.
 
-    With --against FILE (official layout: {"roles": {id: {"name", "ability", ...}}, "jinxes": {...}}),
-    list every difference in names, abilities and jinx texts between FILE and our --to texts
+    With --against FILE (official layout: {"roles": {id: {"name", "ability", "flavor", "first",
+    "other"}}, "reminders": {...}, "jinxes": {...}}, night steps as roles dusk, minioninfo, ...),
+    list every difference between FILE and our --to texts in every field FILE has, grouped by
+    kind: missing in ours, wording, term only (glossary variants), spacing and punctuation only
     (BotC only). IDS are looked up in BotC first, then in the other games selected by --game.
 
+    \b
     Example:
-
         scriptforge l10n diff --from en --to ko imp widow
-
         scriptforge l10n diff --to ko --against ko.json --format json
     """
     from scriptforge.l10n import diff
@@ -834,10 +847,9 @@ def l10n_check(lang, game, fmt):
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
     By default BotC and the other games (Salem, Werewolf, Mafia) are checked; --game picks one.
 
+    \b
     Example:
-
         scriptforge l10n check --lang ko --ignore missing --format json
-
         scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import run_checks
@@ -870,10 +882,9 @@ def l10n_confirm(id_, field, lang, all_):
     text present in both languages that records none: into --lang if given, else into English
     from Korean, then into Korean from English where the English text is not itself a translation.
 
+    \b
     Example:
-
         scriptforge l10n confirm imp ability --lang ko
-
         scriptforge l10n confirm --all
     """
     from scriptforge.l10n.provenance import confirm_command
@@ -896,8 +907,8 @@ def l10n_export(lang, out):
     step.dusk.name, reminder.safe, jinx.widow-damsel, ui.teams.minion.name), msgid the source
     text, msgstr the translation; stale translations are marked fuzzy.
 
+    \b
     Example:
-
         scriptforge l10n export --lang en -o en.po
     """
     from scriptforge.fileio import atomic_write_bytes
@@ -917,8 +928,8 @@ def l10n_import(file, lang):
     A malformed file or an entry naming an unknown character, field, token or jinx changes
     nothing and exits 2 with the file and line. Each imported text records the hash of its msgid.
 
+    \b
     Example:
-
         scriptforge l10n import en.po
     """
     from scriptforge.l10n.po import import_po
@@ -950,8 +961,8 @@ def pack_import(files, name, out_dir, lang):
     Each file is recognised by its content. A malformed or unrecognised file is refused with its
     place and nothing is written; an existing pack of that name is replaced in one step.
 
+    \b
     Example:
-
         scriptforge pack import roles.json nightsheet.json jinxes.json --name official
     """
     from scriptforge.packs import import_pack
@@ -1011,8 +1022,8 @@ def pack_update(from_dir, langs, url, translations_url, timeout):
 def pack_list(fmt):
     """List the installed packs (in the user's data directory) and those $SCRIPTFORGE_PACKS selects.
 
+    \b
     Example:
-
         scriptforge pack list --format json
     """
     from scriptforge.packs import list_packs, packs_dir
@@ -1038,8 +1049,8 @@ def pack_diff(old, new, lang, fmt):
     """What changed between two versions of the official data (packs, folders of official files,
     or single files): characters, abilities, reminders, night order, jinxes, stale translations.
 
+    \b
     Example:
-
         scriptforge pack diff ~/old-official/ ~/new-official/
     """
     from scriptforge.database import load_database
@@ -1066,8 +1077,8 @@ def export_command(script, lang, out):
     Names, abilities, flavor, night reminders, reminder labels, night positions, setup flags and
     jinxes come from the database; `_meta` is kept. The official app can then load a Korean script.
 
+    \b
     Example:
-
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
@@ -1122,10 +1133,9 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     A text missing in the chosen language is printed in the other language, marked, and one
     warning names the characters concerned.
 
+    \b
     Example:
-
         scriptforge almanac examples/fang-gu-zealot.json --lang ko
-
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
     """
     from scriptforge.pipeline import build_almanac

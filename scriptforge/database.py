@@ -1,11 +1,14 @@
 """The character database: facts once, texts per language, all checked against schemas on load."""
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 import difflib
+import functools
 import hashlib
 from pathlib import Path
 import pickle
 import re
+from typing import Any
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
@@ -27,15 +30,20 @@ class Database:
     jinxes: tuple[Jinx, ...]
     base_setup: dict[int, dict[str, int]]
     reminder_labels: dict[str, dict[str, str]]  # lang -> token id -> label
-    ui: dict[str, dict]  # lang -> ui.yaml contents
-    glossary: dict[str, list[dict]]  # lang -> terms
+    ui: dict[str, dict[str, Any]]  # lang -> ui.yaml contents
+    glossary: dict[str, list[dict[str, Any]]]  # lang -> terms
     data_dir: Path
     # lang -> text unit ("imp.ability", "imp.first_night_reminder", "step.dusk.name", "reminder.safe",
     # "jinx.widow-damsel", "ui.teams.minion.name") -> (source lang, hash of the source text it was
     # translated from); see scriptforge/l10n/provenance.py
     provenance: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
+    # official character id -> setup effect that its roles.json record does not carry in a bracket
+    # (data/setup.yaml `without_bracket`; `pack import` records them)
+    setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
+    _index: dict[str, set[str]] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         index: dict[str, set[str]] = {}
         for ch in self.characters.values():
             keys = {ch.id, *(normalize_id(a) for a in ch.aliases)}
@@ -92,7 +100,7 @@ class Database:
                     out.append(label)
         return out[:limit]
 
-    def search(self, text: str, langs=LANGUAGES) -> list[Character]:
+    def search(self, text: str, langs: Iterable[str] = LANGUAGES) -> list[Character]:
         """Characters whose id, name, alias or ability contains `text` (case-insensitive)."""
         needle = text.casefold()
         loose = name_key(text)
@@ -111,6 +119,17 @@ class Database:
                 hits.append(ch)
         return hits
 
+    def completions(self, prefix: str) -> list[str]:
+        """Ids and names in every language that start with `prefix` (case-insensitive), for shell
+        completion: in sheet order, each id followed by its names ("Imp" is left out after "imp")."""
+        start = prefix.casefold()
+        found: dict[str, str] = {}
+        for ch in self.characters.values():
+            for word in (ch.id, *(t.name for t in ch.texts.values())):
+                if word.casefold().startswith(start):
+                    found.setdefault(word.casefold(), word)
+        return list(found.values())
+
     # -- derived facts ------------------------------------------------------------------
 
     def night_position(self, char_id: str, night: str) -> float | None:
@@ -125,10 +144,10 @@ class Database:
         return [j for j in self.jinxes if char_id in j.characters]
 
     def team_name(self, team: str, lang: str, plural: bool = False) -> str:
-        return self.ui[lang]["teams"][team]["plural" if plural else "name"]
+        return str(self.ui[lang]["teams"][team]["plural" if plural else "name"])
 
 
-def load_database(data_dir: Path | None = None, packs=()) -> Database:
+def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> Database:
     """Load and validate the database (the built-in data, then each pack in `packs` on top);
     the first problem found is raised as a DataError.
 
@@ -139,18 +158,19 @@ def load_database(data_dir: Path | None = None, packs=()) -> Database:
     key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
     cached = cache_dir("database") / f"{key}.pickle"
     try:
-        return pickle.loads(cached.read_bytes())
+        db: Database = pickle.loads(cached.read_bytes())
+        return db
     except Exception:  # missing, unreadable or from another Python: load it properly
         pass
-    db, problems = check_database(data_dir, packs)
-    if problems:
+    checked, problems = check_database(data_dir, packs)
+    if problems or checked is None:
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
-        atomic_write_bytes(cached, pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         pass  # a read-only home only costs speed
-    return db
+    return checked
 
 
 def _content_key(roots: list[Path]) -> str:
@@ -164,7 +184,7 @@ def _content_key(roots: list[Path]) -> str:
     return digest.hexdigest()[:32]
 
 
-def check_database(data_dir: Path | None = None, packs=()) -> tuple[Database | None, list[DataError]]:
+def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:
     """Load everything that can be loaded and return every problem found on the way."""
     root = Path(data_dir) if data_dir else DATA_DIR
     return (_LayeredLoader(root, packs) if packs else _Loader(root)).load()
@@ -179,19 +199,19 @@ def _night_unit(key: str) -> str:
 
 
 class _Loader(ProblemCollector):
-    def __init__(self, root: Path):
+    def __init__(self, root: Path) -> None:
         super().__init__()
         self.root = root
         self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in LANGUAGES}
 
-    def _provenance(self, lang: str, data, unit) -> None:
+    def _provenance(self, lang: str, data: object, unit: Callable[[str], str]) -> None:
         """Record a file's `translated_from` block (removed from `data`) under text-unit keys."""
         block = data.pop("translated_from", None) if isinstance(data, dict) else None
         if block:
             for key, digest in block["hashes"].items():
                 self.provenance[lang][unit(key)] = (block["lang"], digest)
 
-    def load(self):
+    def load(self) -> tuple[Database | None, list[DataError]]:
         facts_path = self.root / "characters.yaml"
         facts = self._read(facts_path, "characters")
         if facts is None:
@@ -282,10 +302,11 @@ class _Loader(ProblemCollector):
             glossary=glossary,
             data_dir=self.root,
             provenance=self.provenance,
+            setup_without_bracket=setup.get("without_bracket", {}),
         )
         return db, self.problems
 
-    def _load_texts(self, lang: str, records: dict) -> dict[str, dict]:
+    def _load_texts(self, lang: str, records: dict[str, Any]) -> dict[str, dict[str, Any]]:
         out = {}
         for path in self._text_files(lang):
             char_id = path.stem
@@ -294,14 +315,15 @@ class _Loader(ProblemCollector):
                 continue
             data = self._read(path, "texts", record_id=char_id)
             if data is not None:
-                self._provenance(lang, data, lambda k, c=char_id: f"{c}.{k}")
+                self._provenance(lang, data, functools.partial("{}.{}".format, char_id))
                 out[char_id] = data
         return out
 
     def _text_files(self, lang: str) -> list[Path]:
         return sorted((self.root / lang / "characters").glob("*.yaml"))
 
-    def _check_night_texts(self, lang: str, nt: dict, night: dict, texts: dict, records: dict):
+    def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
+                           records: dict[str, Any]) -> None:
         path = self.root / lang / "night.yaml"
         for key in ("first_night", "other_nights"):
             for char_id in nt[key]:
@@ -316,7 +338,7 @@ class _Loader(ProblemCollector):
                     self._problem(path, f"record '{char_id}', field '{key}': the character has no texts in "
                                         f"'{lang}'", [key, char_id])
 
-    def _load_jinxes(self, records: dict) -> tuple[Jinx, ...]:
+    def _load_jinxes(self, records: dict[str, Any]) -> tuple[Jinx, ...]:
         path = self.root / "jinxes.yaml"
         pairs = (self._read(path, "jinxes") or {"jinxes": []})["jinxes"]
         texts = {lang: self._read(self.root / lang / "jinxes.yaml", "jinx_texts") or {} for lang in LANGUAGES}
@@ -337,7 +359,7 @@ class _Loader(ProblemCollector):
                                                                    f"data/jinxes.yaml", [key])
         return tuple(out)
 
-    def _check_labels(self, records: dict, labels: dict):
+    def _check_labels(self, records: dict[str, Any], labels: dict[str, Any]) -> None:
         tokens = {t for rec in records.values() for t in (*rec.get("reminders", ()), *rec.get("reminders_global", ()))}
         for lang, table in labels.items():
             for token in sorted(tokens - set(table)):
@@ -372,7 +394,7 @@ class _LayeredLoader(_Loader):
     the built-in data, else the pack's name).
     """
 
-    def __init__(self, root: Path, packs):
+    def __init__(self, root: Path, packs: Sequence[str | Path]) -> None:
         super().__init__(root)
         self.layers = [(root, "scriptforge"), *((Path(p), pack_name(Path(p))) for p in packs)]
         self.origin: dict[str, str] = {}
@@ -382,7 +404,7 @@ class _LayeredLoader(_Loader):
         ids = {p.stem for layer, _ in self.layers for p in (layer / lang / "characters").glob("*.yaml")}
         return [self.root / lang / "characters" / f"{i}.yaml" for i in sorted(ids)]
 
-    def _read(self, path: Path, schema: str, record_id: str | None = None):
+    def _read(self, path: Path, schema: str, record_id: str | None = None) -> Any:
         rel = path.relative_to(self.root)
         present = [(layer, name) for layer, name in self.layers if (layer / rel).exists()]
         if not present:
@@ -401,7 +423,8 @@ class _LayeredLoader(_Loader):
             merged = data if merged is None else self._merge(schema, merged, data)
         return merged
 
-    def _check_night_texts(self, lang: str, nt: dict, night: dict, texts: dict, records: dict):
+    def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
+                           records: dict[str, Any]) -> None:
         # a pack's night lists replace ours: a reminder for a character that no longer wakes is dropped
         for key in ("first_night", "other_nights"):
             for char_id in [c for c in nt[key] if c in records and c not in night[key]
@@ -409,12 +432,12 @@ class _LayeredLoader(_Loader):
                 del nt[key][char_id]
         super()._check_night_texts(lang, nt, night, texts, records)
 
-    def _check_labels(self, records: dict, labels: dict):
+    def _check_labels(self, records: dict[str, Any], labels: dict[str, Any]) -> None:
         # a pack's token needs its label in one language; the other languages fall back to it
         anywhere = {t: t for table in labels.values() for t in table if t != "translated_from"}
         super()._check_labels(records, {lang: {**anywhere, **table} for lang, table in labels.items()})
 
-    def _merge(self, schema: str, old, new):
+    def _merge(self, schema: str, old: Any, new: Any) -> Any:
         if schema == "characters":
             return {"characters": _merge_records(old["characters"], new["characters"])}
         if schema == "night":
@@ -434,7 +457,7 @@ class _LayeredLoader(_Loader):
             return _merge_texts(old, new)
         return new
 
-    def load(self):
+    def load(self) -> tuple[Database | None, list[DataError]]:
         from dataclasses import replace
 
         db, problems = super().load()
@@ -444,7 +467,7 @@ class _LayeredLoader(_Loader):
         return db, problems
 
 
-def _merge_records(old: list[dict], new: list[dict]) -> list[dict]:
+def _merge_records(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
     by_id = {rec["id"]: rec for rec in old}
     merged = {}
     for rec in new:
@@ -475,7 +498,7 @@ def _merge_records(old: list[dict], new: list[dict]) -> list[dict]:
     return records
 
 
-def _leaves(data: dict, prefix: str = "") -> set[str]:
+def _leaves(data: dict[str, Any], prefix: str = "") -> set[str]:
     out = set()
     for key, value in data.items():
         if key == "translated_from":
@@ -487,7 +510,7 @@ def _leaves(data: dict, prefix: str = "") -> set[str]:
     return out
 
 
-def _merge_texts(old: dict, new: dict) -> dict:
+def _merge_texts(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """Per key, recursively; a later text drops the earlier one's translation record."""
     out = dict(old)
     for key, value in new.items():

@@ -3,10 +3,12 @@
 Every error names the file, the line, the record and the field, in one line.
 """
 
+from collections.abc import Sequence
 from functools import cache
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 from scriptforge.errors import DataError, DataReferenceError
 from scriptforge.fileio import atomic_write_text
@@ -21,7 +23,7 @@ def _yaml():
     return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_yaml(path: Path):
+def read_yaml(path: Path) -> Any:
     """Parse one YAML file; a syntax error becomes a DataError naming file and line."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -139,10 +141,10 @@ def line_of(path: Path, steps) -> int:
 class ProblemCollector:
     """Base of the loaders: read and validate files, collecting every problem instead of stopping."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.problems: list[DataError] = []
 
-    def _read(self, path: Path, schema: str, record_id: str | None = None):
+    def _read(self, path: Path, schema: str, record_id: str | None = None) -> Any:
         try:
             data = read_yaml(path)
             validate(data, schema, path, record_id)
@@ -151,5 +153,5 @@ class ProblemCollector:
             self.problems.append(exc)
             return None
 
-    def _problem(self, path: Path, message: str, steps=()):
+    def _problem(self, path: Path, message: str, steps: Sequence[str | int] = ()) -> None:
         self.problems.append(DataReferenceError(message, where=f"{path}:{line_of(path, list(steps))}"))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import json
 from pathlib import Path
 import re
+from typing import Any
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
@@ -207,7 +208,7 @@ def remove_characters(path, db: Database, names) -> Change:
     done = [f"removed {_label(script.get(cid))}" for cid in drop.values()]
     sf.data = [e for i, e in enumerate(sf.data) if i not in drop]
     meta = sf.meta()
-    gone = {ch.id for ch in map(script.get, drop.values())}
+    gone = set(drop.values())
     for key in _META_NIGHTS:
         if meta is not None and isinstance(meta.get(key), list):
             meta[key] = [e for e in meta[key] if not (isinstance(e, str) and getattr(script.find(e), "id", None) in gone)]
@@ -250,7 +251,10 @@ def _resolve_additions(sf: ScriptFile, script: Script, db: Database, names, lang
     """[(index to replace or None to append, entry)], done and notes; raises before any change."""
     from scriptforge.homebrew import is_homebrew_file, read_homebrew, script_object
 
-    entries, done, notes, seen = [], [], [], set()
+    entries: list[tuple[int | None, dict[str, Any] | str]] = []
+    done: list[str] = []
+    notes: list[str] = []
+    seen: set[str] = set()
     for name in names:
         if is_homebrew_file(name):
             if lang is None:
@@ -258,7 +262,7 @@ def _resolve_additions(sf: ScriptFile, script: Script, db: Database, names, lang
                                  where=str(name))
             hb = read_homebrew(name, db)
             ch = hb.character
-            entry = script_object(hb, lang)
+            entry: dict[str, Any] | str = script_object(hb, lang)
         else:
             ch = db.resolve(name)
             entry = {"id": ch.id} if sf.object_style else ch.id

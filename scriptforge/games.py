@@ -169,11 +169,14 @@ class GameDatabase:
     ui: dict[str, dict]  # lang -> data/games/<lang>/ui.yaml
     data_dir: Path
     missing: tuple[str, ...] = ()
+    # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
+    glossary: dict[str, list[dict]] = field(default_factory=dict)
     _index: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         index: dict[str, list[str]] = {}
-        for item in (*self.roles.values(), *self.steps.values()):
+        items: list[Role | Step] = [*self.roles.values(), *self.steps.values()]
+        for item in items:
             keys = {name_key(item.id), name_key(item.id.replace("_", " "))}
             for texts in item.texts.values():
                 keys.add(name_key(texts.name))
@@ -282,6 +285,7 @@ def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
     if problems:
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
+    assert gdb is not None  # no problems: the game loaded
     return gdb
 
 
@@ -318,6 +322,8 @@ class _GameLoader(ProblemCollector):
         steps_data = self._texts("steps", "game_steps")
         game_texts = {lang: self._read(self.dir / lang / "game.yaml", "game_texts") for lang in LANGUAGES}
         ui = {lang: self._read(self.root / lang / "ui.yaml", "game_ui") for lang in LANGUAGES}
+        glossary = {lang: (self._read(path, "glossary") or {"terms": []})["terms"]
+                    for lang in LANGUAGES if (path := self.root / lang / "glossary.yaml").exists()}
         self._check_facts(facts_path, facts)
 
         roles = {}
@@ -393,7 +399,7 @@ class _GameLoader(ProblemCollector):
             group_by=facts["group_by"], kinds=tuple(facts["kinds"]), teams=tuple(facts["teams"]),
             roles=roles, steps=steps, sequences=sequences, setup=setup,
             sections=tuple(facts.get("sections", ())), texts=game_texts, ui=ui, data_dir=self.dir,
-            missing=tuple(facts.get("missing", ())))
+            missing=tuple(facts.get("missing", ())), glossary=glossary)
         return gdb, self.problems
 
     def _texts(self, stem: str, schema: str) -> dict[str, dict]:
@@ -530,7 +536,7 @@ def item_text(gdb: GameDatabase, item: Role | Step, langs=LANGUAGES) -> str:
     if isinstance(item, Role):
         facts = [gdb.kind_name(item.kind, first)]
         if item.team:
-            facts.append(gdb.team_name(item.team, first))
+            facts.append(gdb.team_name(item.team, first) or item.team)
         head = [f"{item.name(first)} ({item.id}) · {gdb.name(first)} · {' · '.join(facts)}"]
         head += [f"  {c}" for c in ability_conditions(gdb, item, first)]
     else:
@@ -543,7 +549,7 @@ def item_text(gdb: GameDatabase, item: Role | Step, langs=LANGUAGES) -> str:
         if t is None:
             continue
         block = [f"[{lang}] {t.name}"]
-        if isinstance(item, Role):
+        if isinstance(t, RoleTexts):
             block.append(t.text or f"({lab['text_not_given']})")
             if t.notes:
                 block += ["", f"{lab['notes']}:"] + [f"  - {n}" for n in t.notes]

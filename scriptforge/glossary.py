@@ -1,5 +1,9 @@
 """Applying a language's glossary: replace variant spellings with the established term.
 
+Each entry of `data/<lang>/glossary.yaml` has one canonical `term`, its `variants` and, in
+`wrong_in`, the kinds of text where a variant is wrong (default: every rule text, i.e. all
+kinds but flavor, where an ordinary word such as 이방인 "a stranger" is fine).
+
 Korean particles follow the last syllable of the word before them (은/는, 이/가, 을/를, ...),
 so when a replacement changes whether that syllable has a final consonant, the particle
 after it changes too (수도승은 -> 수도사는).
@@ -37,13 +41,31 @@ def _particle(word: str, rest: str) -> tuple[str, str]:
     return "", ""
 
 
+#: The kinds of text a glossary entry's `wrong_in` names (night: night reminders and night steps;
+#: reminders: reminder-token labels; ui: interface words).
+FIELD_KINDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples", "night", "reminders",
+               "jinxes", "ui")
+#: Where a variant is wrong unless an entry says otherwise.
+RULE_FIELDS = tuple(kind for kind in FIELD_KINDS if kind != "flavor")
+
+
+def wrong_in(term: dict) -> tuple[str, ...]:
+    """The kinds of text where `term`'s variants are wrong."""
+    return tuple(term.get("wrong_in", RULE_FIELDS))
+
+
+def terms_for(terms: list[dict], kind: str) -> list[dict]:
+    """The entries whose variants are wrong in a text of `kind` (one of FIELD_KINDS)."""
+    return [term for term in terms if kind in wrong_in(term)]
+
+
 @dataclass(frozen=True)
 class Replacement:
     variant: str
     term: str
 
 
-def variant_pattern(terms: list[dict]):
+def variant_pattern(terms: list[dict]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
     """One regex matching any variant (longest first), not glued to a preceding Hangul syllable."""
     table = {v: t["term"] for t in terms for v in t.get("variants", ())}
     if not table:
@@ -52,12 +74,15 @@ def variant_pattern(terms: list[dict]):
     return re.compile(rf"(?<![가-힣A-Za-z])(?:{alternatives})"), table
 
 
-def apply_glossary(text: str, terms: list[dict]) -> tuple[str, list[Replacement]]:
-    """Replace every variant in `text` with its term; return the new text and what was replaced."""
-    pattern, table = variant_pattern(terms)
+def apply_glossary(text: str, terms: list[dict], kind: str | None) -> tuple[str, list[Replacement]]:
+    """Replace every variant that is wrong in a text of `kind` (None: of every entry) with its
+    term; return the new text and what was replaced."""
+    pattern, table = variant_pattern(terms if kind is None else terms_for(terms, kind))
     if pattern is None:
         return text, []
-    out, done, pos = [], [], 0
+    out: list[str] = []
+    done: list[Replacement] = []
+    pos = 0
     for match in pattern.finditer(text):
         if match.start() < pos:
             continue

@@ -42,12 +42,8 @@ def read_homebrew(path, db: Database) -> Homebrew:
     homebrew, problems = check_homebrew(path, db)
     if problems:
         raise problems[0]
+    assert homebrew is not None  # no problems: the file loaded
     return homebrew
-
-
-def load_homebrew(path, db: Database) -> Character:
-    """The character a homebrew file describes."""
-    return read_homebrew(path, db).character
 
 
 def check_homebrew(path, db: Database) -> tuple[Homebrew | None, list[DataError]]:
@@ -74,7 +70,7 @@ def check_files(paths, db: Database) -> list[dict]:
     results = []
     for path in files:
         homebrew, problems = check_homebrew(path, db)
-        warnings = []
+        warnings: list[DataError] = []
         if homebrew is not None:
             if baseline is None:
                 baseline = {(f.code, f.lang, f.message) for f in _l10n_findings(db)}
@@ -179,7 +175,7 @@ class _Reader:
         night = {n: v for n in NIGHTS if (v := self._night(n)) is not None}
         setup = self._setup(texts)
         labels: dict[str, dict[str, str]] = {}
-        tokens = {}
+        tokens: dict[str, list[str]] = {}
         for key in ("reminders", "reminders_global"):
             tokens[key] = []
             for i, token in enumerate(data.get(key, ())):
@@ -246,7 +242,7 @@ class _Reader:
             steps = ["texts", lang, "ability"]
             for clause in reading.unknown:
                 self.problem(f"field 'texts.{lang}.ability': setup wording '{clause}' is not understood", steps)
-            effect = reading.effect
+            effect = reading.effect if not reading.unknown else None  # the unknown clauses are reported above
             if given is None and found is None:
                 found = effect
             expected = given if given is not None else found

@@ -1,6 +1,7 @@
 """The data the rest of scriptforge works with: frozen, read-only records."""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 PLAYER_TEAMS = ("townsfolk", "outsider", "minion", "demon")
@@ -21,9 +22,9 @@ class Texts:
     first_night_reminder: str | None = None
     other_night_reminder: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The fields that have text, in almanac order (absent keys where there is none)."""
-        out = {"name": self.name}
+        out: dict[str, Any] = {"name": self.name}
         if self.aliases:
             out["aliases"] = list(self.aliases)
         out["ability"] = self.ability
@@ -39,38 +40,61 @@ class Texts:
         return out
 
 
+Span = tuple[int, int]
+
+
 @dataclass(frozen=True)
 class SetupEffect:
-    """How a character changes setup. Count changes are (min, max) deltas per team count key."""
+    """How a character changes setup (the fields are documented in the characters schema).
 
-    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    Count changes are (min, max) deltas per team count key; every value between is a choice
+    unless the key is in `ends_only` ("-1 or +1": the Storyteller picks one end).
+    """
+
+    counts: dict[str, Span] = field(default_factory=dict)
+    ends_only: tuple[str, ...] = ()
     demon_token: bool = True
-    extra_copies: tuple[int, int] | None = None
+    extra_copies: Span | None = None
     extra_copies_drunk: int = 0
     adds: tuple[str, ...] = ()
     evil_townsfolk: int = 0
     bag_token: str | None = None
+    outsiders_any: int | None = None  # any Outsider count from this number up
+    no_evil: bool = False  # no Minions and no Demon: their seats are Townsfolk
+    majority: bool = False  # most players are this character; no Minions
+    seating: bool = False  # the bracket also says who sits where (no count change)
+    duplicate_good: bool = False  # good characters can be in play more than once
+    unmodelled: tuple[str, ...] = ()  # clauses scriptforge cannot count
 
     @classmethod
-    def from_data(cls, data: dict) -> "SetupEffect":
-        def span(value):
+    def from_data(cls, data: dict[str, Any]) -> "SetupEffect":
+        def span(value: int | list[int]) -> Span:
             return (value, value) if isinstance(value, int) else (value[0], value[1])
 
         return cls(
             counts={k: span(data[k]) for k in ("townsfolk", "outsiders", "minions", "demons") if k in data},
+            ends_only=tuple(data.get("ends_only", ())),
             demon_token=data.get("demon_token", True),
             extra_copies=span(data["extra_copies"]) if "extra_copies" in data else None,
             extra_copies_drunk=data.get("extra_copies_drunk", 0),
             adds=tuple(data.get("adds", ())),
             evil_townsfolk=data.get("evil_townsfolk", 0),
             bag_token=data.get("bag_token"),
+            outsiders_any=data.get("outsiders_any"),
+            no_evil=data.get("no_evil", False),
+            majority=data.get("majority", False),
+            seating=data.get("seating", False),
+            duplicate_good=data.get("duplicate_good", False),
+            unmodelled=tuple(data.get("unmodelled", ())),
         )
 
-    def as_dict(self) -> dict:
-        def compact(span):
+    def as_dict(self) -> dict[str, Any]:
+        def compact(span: Span) -> int | list[int]:
             return span[0] if span[0] == span[1] else list(span)
 
-        out: dict = {k: compact(v) for k, v in self.counts.items()}
+        out: dict[str, Any] = {k: compact(v) for k, v in self.counts.items()}
+        if self.ends_only:
+            out["ends_only"] = list(self.ends_only)
         if not self.demon_token:
             out["demon_token"] = False
         if self.extra_copies:
@@ -83,7 +107,19 @@ class SetupEffect:
             out["evil_townsfolk"] = self.evil_townsfolk
         if self.bag_token:
             out["bag_token"] = self.bag_token
+        if self.outsiders_any is not None:
+            out["outsiders_any"] = self.outsiders_any
+        for flag in ("no_evil", "majority", "seating", "duplicate_good"):
+            if getattr(self, flag):
+                out[flag] = True
+        if self.unmodelled:
+            out["unmodelled"] = list(self.unmodelled)
         return out
+
+    def choices(self, key: str) -> tuple[int, ...]:
+        """The deltas the Storyteller can pick for one count key (0 when the key is not changed)."""
+        lo, hi = self.counts.get(key, (0, 0))
+        return (lo, hi) if key in self.ends_only and lo != hi else tuple(range(lo, hi + 1))
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from pathlib import Path
 import re
 import shutil
 import tempfile
+from typing import Any
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
@@ -96,7 +97,7 @@ def list_packs(folder: Path | None = None) -> list[dict]:
 class Source:
     path: Path
     kind: str
-    data: object
+    data: Any  # the parsed JSON, checked against the kind's schema
     sha256: str
     lang: str | None = None
     url: str | None = None  # where `pack update` fetched it from
@@ -188,7 +189,7 @@ def parse_source(raw: bytes, path: Path, lang: str | None = None, url: str | Non
 @dataclass
 class PackBuild:
     name: str
-    files: dict[str, object]  # path inside the pack -> data (YAML documents)
+    files: dict[str, Any]  # path inside the pack -> data (YAML documents)
     warnings: list[str] = field(default_factory=list)  # things the user should look at
     notes: list[str] = field(default_factory=list)  # things worth knowing, also kept in pack.yaml
 
@@ -228,12 +229,12 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     known = set(records) | base_ids
     night = by_kind.get(("nightsheet", None))
     if night:
-        lists = {key: [normalize_id(i) for i in night.data[src]]
-                 for key, src in (("first_night", "firstNight"), ("other_nights", "otherNight"))}
-        for key, ids in lists.items():
+        lists = {night_key: [normalize_id(i) for i in night.data[src]]
+                 for night_key, src in (("first_night", "firstNight"), ("other_nights", "otherNight"))}
+        for night_key, ids in lists.items():
             dup = sorted({i for i in ids if ids.count(i) > 1})
             if dup or "" in ids:
-                raise InputError(f"nightsheet file, /{'firstNight' if key == 'first_night' else 'otherNight'}: "
+                raise InputError(f"nightsheet file, /{'firstNight' if night_key == 'first_night' else 'otherNight'}: "
                                  f"{'repeats ' + ', '.join(dup) if dup else 'an id without letters'}",
                                  where=str(night.path))
         out.files["night.yaml"] = lists
@@ -314,15 +315,16 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
                 tokens.append(token)
             if tokens:
                 rec[key] = tokens
-        reading = read_brackets(role["ability"], [role["name"]], resolve)
-        if reading.effect is not None:
-            rec["setup"] = reading.effect.as_dict()
-        for clause in reading.unknown:
-            out.warnings.append(f"{roles.path.name}: /{i}/ability (record '{char_id}'): setup wording "
-                                f"'{clause}' is not understood; its effect is not recorded")
-        if role.get("setup") and not reading.brackets:
-            out.notes.append(f"{char_id}: setup is true but the ability has no [...] bracket; no setup effect "
-                             f"recorded")
+        setup = _setup_record(role, char_id, resolve, base_db)
+        if setup:
+            rec["setup"] = setup
+        for clause in setup.get("unmodelled", ()):
+            if clause == NO_BRACKET:
+                out.notes.append(f"{char_id}: setup is true but the ability has no [...] bracket; recorded as "
+                                 f"not modelled")
+            else:
+                out.warnings.append(f"{roles.path.name}: /{i}/ability (record '{char_id}'): setup wording "
+                                    f"'{clause}' is not understood; its effect is not counted")
         records[char_id] = rec
         texts = {"name": role["name"], "ability": role["ability"]}
         if role.get("flavor"):
@@ -330,6 +332,30 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
         out.files[f"en/characters/{char_id}.yaml"] = texts
     out.files["characters.yaml"] = {"characters": list(records.values())}
     return records
+
+
+NO_BRACKET = "setup: true without a [...] bracket"
+
+
+@cache
+def _shipped_setup_facts() -> dict:
+    from scriptforge.paths import DATA_DIR
+
+    return (read_yaml(DATA_DIR / "setup.yaml") or {}).get("without_bracket", {})
+
+
+def _setup_record(role: dict, char_id: str, resolve, base_db) -> dict:
+    """The structured setup effect of one roles.json record: its bracket read, plus the facts
+    data/setup.yaml gives for official characters whose bracket does not say them; a setup flag
+    nothing explains is recorded as unmodelled (validate reports it)."""
+    reading = read_brackets(role["ability"], [role["name"]], resolve)
+    setup = reading.effect.as_dict() if reading.effect is not None else {}
+    facts = base_db.setup_without_bracket if base_db else _shipped_setup_facts()
+    if char_id in facts:
+        setup.update(facts[char_id])
+    elif role.get("setup") and not reading.brackets:
+        setup["unmodelled"] = [NO_BRACKET]
+    return setup
 
 
 def _steps(lang: str, base_db, given: dict | None = None) -> dict:
@@ -597,8 +623,8 @@ def _view(files: dict) -> dict:
     chars = {r["id"]: r for r in files.get("characters.yaml", {}).get("characters", [])}
     texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith("en/characters/")}
     night_texts = files.get("en/night.yaml") or {}
-    for night, key in _NIGHT_FIELDS.items():
-        for char_id, text in night_texts.get(night, {}).items():
+    for night_name, key in _NIGHT_FIELDS.items():
+        for char_id, text in night_texts.get(night_name, {}).items():
             texts.setdefault(char_id, {})[key] = text
     labels = files.get("en/reminders.yaml") or {}
     jinx_texts = files.get("en/jinxes.yaml") or {}

@@ -12,7 +12,7 @@ import multiprocessing
 import multiprocessing.util
 from pathlib import Path
 import shutil
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from scriptforge.analysis import analyse
 from scriptforge.errors import InputError
@@ -20,6 +20,9 @@ from scriptforge.render.outputs import check_targets, output_target, write_rende
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
 from scriptforge.script import read_script, refuse_unknown
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
 
 
 @dataclass
@@ -117,13 +120,15 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-_forked_batch = None  # (db, renderer, targets, options) of the running `build_all`, seen by its workers
+_forked_batch: "tuple[Database, Renderer, Targets, dict[str, Any]] | None" = None
+# (db, renderer, targets, options) of the running `build_all`, seen by its workers
 
 
 def _start_worker() -> None:
     """Worker processes end without freeing their objects, so WeasyPrint never deletes the
     temporary folders of @font-face fonts first loaded in a worker: they are deleted as it ends
     (the folders it inherited belong to the parent, which deletes them)."""
+    assert _forked_batch is not None
     renderer = _forked_batch[1]
     inherited = renderer.temporary_font_folders()
 
@@ -135,6 +140,7 @@ def _start_worker() -> None:
 
 
 def _build_in_worker(path: Path) -> BuildResult:
+    assert _forked_batch is not None
     db, renderer, targets, options = _forked_batch
     return build(path, db, renderer, target=targets, **options)
 

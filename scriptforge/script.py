@@ -11,10 +11,11 @@ import json
 from pathlib import Path
 import re
 import sys
+from typing import Any
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError, UnknownCharactersError
-from scriptforge.model import TEAMS, Character, Jinx, Texts
+from scriptforge.model import TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.names import normalize_id
 from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
@@ -31,10 +32,10 @@ class Script:
     """A script as read: characters in the author's order, with what was wrong while reading."""
 
     source: str  # file path as given, or "-" for stdin, or "<data>"
-    meta: dict
+    meta: dict[str, Any]
     characters: tuple[Character, ...]
     problems: tuple[Finding, ...] = ()
-    document: object = None  # the parsed JSON document, for the schema verdict (rules/validate)
+    document: Any = None  # the parsed JSON document, for the schema verdict (rules/validate)
     paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
     images: dict[str, str] = field(default_factory=dict)  # character id -> its `image`, as a URL
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
@@ -77,7 +78,7 @@ class Script:
         return None
 
 
-def read_script(source, db: Database) -> Script:
+def read_script(source: str | Path, db: Database) -> Script:
     """Read a script from a file path or "-" (stdin); InputError (exit code 2) if it is no script."""
     label = str(source)
     try:
@@ -107,7 +108,7 @@ def parse_script(text: str, db: Database, source: str = "<data>") -> Script:
     return script_from_data(data, db, source)
 
 
-def script_from_data(data, db: Database, source: str = "<data>") -> Script:
+def script_from_data(data: object, db: Database, source: str = "<data>") -> Script:
     """Build a Script from already-parsed JSON (the library entry point for tools and tests)."""
     if not isinstance(data, list):
         kind = {dict: "an object", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
@@ -175,9 +176,9 @@ class _Reader:
         self.images: dict[str, str] = {}
         self.jinxes: list[Jinx] = []
         self.overridden: set[str] = set()
-        self.meta: dict | None = None
+        self.meta: dict[str, Any] | None = None
 
-    def read(self, data: list) -> Script:
+    def read(self, data: list[Any]) -> Script:
         for index, item in enumerate(data):
             path = f"/{index}"
             if isinstance(item, str):
@@ -226,7 +227,7 @@ class _Reader:
         if ch:
             self._add(ch, path)
 
-    def _object(self, item: dict, path: str) -> None:
+    def _object(self, item: dict[str, Any], path: str) -> None:
         char_id = item.get("id")
         if not isinstance(char_id, str):
             self.problems.append(finding("invalid-entry", "object without a string 'id'", path))
@@ -248,13 +249,13 @@ class _Reader:
             self._jinxes(ch.id, item, path)
             self._image(ch.id, item)
 
-    def _strings(self, item: dict) -> dict[str, str]:
+    def _strings(self, item: dict[str, Any]) -> dict[str, str]:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
 
-    def _lang(self, strings: dict) -> str:
+    def _lang(self, strings: dict[str, Any]) -> str:
         return "ko" if is_korean(" ".join(strings.values())) else "en"
 
-    def _setup(self, ch_id: str, ability: str, names, path: str):
+    def _setup(self, ch_id: str, ability: str, names: list[str], path: str) -> SetupEffect | None:
         reading = read_brackets(ability, names, self._resolve_name)
         for clause in reading.unknown:
             self.problems.append(finding(
@@ -267,7 +268,7 @@ class _Reader:
         found = self.db.find(name)
         return found[0].id if len(found) == 1 else None
 
-    def _night(self, item: dict) -> dict[str, float]:
+    def _night(self, item: dict[str, Any]) -> dict[str, float]:
         night = {}
         for key, night_key in (("firstNight", "first_night"), ("otherNight", "other_nights")):
             value = item.get(key)
@@ -276,21 +277,21 @@ class _Reader:
                 night[night_key] = value
         return night
 
-    def _labels(self, item: dict, key: str) -> tuple[str, ...]:
+    def _labels(self, item: dict[str, Any], key: str) -> tuple[str, ...]:
         value = item.get(key)
         return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
-    def _override(self, base: Character, item: dict, path: str) -> Character:
+    def _override(self, base: Character, item: dict[str, Any], path: str) -> Character:
         strings = self._strings(item)
         lang = self._lang(strings)
         old = base.texts.get(lang)
-        fields = {_TEXT_KEYS[k]: v for k, v in strings.items()}
+        fields: dict[str, Any] = {_TEXT_KEYS[k]: v for k, v in strings.items()}
         texts = dict(base.texts)
         if old:
             texts[lang] = replace(old, **fields)
         elif "name" in fields and "ability" in fields:
             texts[lang] = Texts(**fields)
-        changes: dict = {"texts": texts, "source": self.source}
+        changes: dict[str, Any] = {"texts": texts, "source": self.source}
         team = item.get("team")
         if isinstance(team, str) and team in TEAMS and team != base.team:
             changes["team"] = team
@@ -309,7 +310,7 @@ class _Reader:
             path, id=base.id, lang=lang, fields=sorted(fields)))
         return replace(base, **changes)
 
-    def _homebrew(self, char_id: str, item: dict, path: str) -> Character | None:
+    def _homebrew(self, char_id: str, item: dict[str, Any], path: str) -> Character | None:
         strings = self._strings(item)
         team = item.get("team")
         missing = [k for k in ("name", "ability") if k not in strings]
@@ -320,7 +321,8 @@ class _Reader:
                 id=char_id))
             return None
         lang = self._lang(strings)
-        texts = Texts(**{_TEXT_KEYS[k]: v for k, v in strings.items()})
+        fields: dict[str, Any] = {_TEXT_KEYS[k]: v for k, v in strings.items()}
+        texts = Texts(**fields)
         edition = item.get("edition")
         return Character(
             id=char_id,
@@ -335,7 +337,7 @@ class _Reader:
             source=self.source,
         )
 
-    def _image(self, char_id: str, item: dict) -> None:
+    def _image(self, char_id: str, item: dict[str, Any]) -> None:
         """The object's `image` (the first, when a list) as a URL: a relative path is taken from
         the script's folder. Whether it may be read is the renderer's fetcher's decision."""
         value = item.get("image")
@@ -352,7 +354,7 @@ class _Reader:
             except (OSError, ValueError):
                 return
 
-    def _jinxes(self, char_id: str, item: dict, path: str) -> None:
+    def _jinxes(self, char_id: str, item: dict[str, Any], path: str) -> None:
         jinxes = item.get("jinxes")
         if not isinstance(jinxes, list):
             return

@@ -83,15 +83,19 @@ def test_explain_prints_the_documented_entry(runner):
     assert "setup-shortfall" in unknown.output and "Traceback" not in unknown.output
 
 
-def test_select_and_ignore_codes_and_prefixes(runner):
-    plain = json.loads(runner.invoke(main, ["validate", str(FANG_GU), "--format", "json"]).output)
+def test_select_and_ignore_codes_and_prefixes(runner, tmp_path):
+    # fang-gu-zealot with two Outsiders: the Baron cannot be in play at some counts (setup-shortfall)
+    data = [e for e in json.loads(FANG_GU.read_text(encoding="utf-8")) if e not in ("mutant", "barber", "zealot")]
+    short = tmp_path / "fang-gu-short.json"
+    short.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    plain = json.loads(runner.invoke(main, ["validate", str(short), "--format", "json"]).output)
     codes = {f["code"] for f in plain["findings"]}
     assert {"setup-shortfall", "team-counts", "character-override"} <= codes
-    ignored = runner.invoke(main, ["validate", str(FANG_GU), "--ignore", "setup,team-counts"])
+    ignored = runner.invoke(main, ["validate", str(short), "--ignore", "setup,team-counts"])
     assert ignored.exit_code == 0
     assert "setup-shortfall" not in ignored.output and "team-counts" not in ignored.output
     assert "character-override" in ignored.output
-    selected = json.loads(runner.invoke(main, ["validate", str(FANG_GU), "--select", "setup",
+    selected = json.loads(runner.invoke(main, ["validate", str(short), "--select", "setup",
                                                "--format", "json"]).output)
     assert {f["code"] for f in selected["findings"]} == {"setup-shortfall"}
     bad = runner.invoke(main, ["validate", str(FANG_GU), "--select", "jinx-without-genie"])
@@ -100,8 +104,9 @@ def test_select_and_ignore_codes_and_prefixes(runner):
 
 def test_editing_commands_take_the_selection(runner, tmp_path):
     script = tmp_path / "s.json"
-    runner.invoke(main, ["new", str(script), "--name", "S", "imp", "baron"])
-    shown = runner.invoke(main, ["add", str(script), "balloonist"])
+    runner.invoke(main, ["new", str(script), "--name", "S", "imp", "chef", "noble", "clockmaker", "grandmother",
+                         "librarian", "pixie", "empath", "recluse", "mutant", "poisoner", "witch"])
+    shown = runner.invoke(main, ["add", str(script), "baron"])  # two Outsiders: no Baron at some counts
     assert shown.exit_code == 0 and "[setup-" in shown.output
     quiet = runner.invoke(main, ["add", str(script), "fanggu", "--ignore", "setup"])
     assert quiet.exit_code == 0, quiet.output

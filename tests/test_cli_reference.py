@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -91,3 +92,45 @@ def test_reference_commands_do_not_import_weasyprint_or_jsonschema():
             "print(sorted(m for m in ('weasyprint', 'jsonschema', 'jinja2') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def _complete(runner, words: str) -> list[str]:
+    env = {"_SCRIPTFORGE_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+    result = runner.invoke(main, [], env=env, prog_name="scriptforge")
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_shell_completion_offers_character_ids_and_names(runner):
+    assert _complete(runner, "scriptforge show im") == ["plain,imp"]
+    assert "plain,릴 몬스타" in _complete(runner, "scriptforge show 릴")
+    offered = _complete(runner, "scriptforge add my.json lil")
+    assert "plain,lilmonsta" in offered and "plain,Lil' Monsta" in offered
+    # no character starts so: the shell completes a file name (a homebrew YAML file)
+    assert _complete(runner, "scriptforge add my.json examples/") == ["file,examples/"]
+
+
+def test_shell_completion_does_not_import_weasyprint():
+    code = ("import sys; from scriptforge.cli import main\n"
+            "try: main(prog_name='scriptforge')\nexcept SystemExit: pass\n"
+            "print(sorted(m for m in ('weasyprint', 'jsonschema', 'jinja2') if m in sys.modules))")
+    env = {**os.environ, "_SCRIPTFORGE_COMPLETE": "bash_complete", "COMP_WORDS": "scriptforge show 임", "COMP_CWORD": "2"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.splitlines() == ["plain,임프", "[]"]
+
+
+def _commands(group, path=()):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*path, name))
+        else:
+            yield (*path, name), command
+
+
+def test_help_prints_every_example_line_as_written(runner):
+    for path, command in _commands(main):
+        examples = [line.strip() for line in (command.help or "").splitlines() if line.strip().startswith("scriptforge ")]
+        assert examples, f"{' '.join(path)} --help has no example"
+        shown = [line.strip() for line in runner.invoke(main, [*path, "--help"]).output.splitlines()]
+        for example in examples:
+            assert example in shown, f"{' '.join(path)} --help rewraps: {example}"

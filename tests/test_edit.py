@@ -31,7 +31,7 @@ def analysis(path, db):
         "findings": [f.as_dict() for f in validate_file(path, db).findings],
         "night": night_order(script, db).as_dict("ko"),
         "night_en": night_order(script, db, 6).as_dict("en"),
-        "setup": [row.as_dict() for row in setup_table(script, db)],
+        "setup": [row.as_dict() for row in setup_table(script.characters, db)],
         "jinxes": {lang: script_jinxes(script, db).as_dict(lang) for lang in ("ko", "en")},
     }
 

@@ -19,7 +19,7 @@ def analysis(script, db, lang):
     order = night_order(script, db)
     return {
         "night": (order.first_night, order.other_nights),
-        "setup": [row.as_dict() for row in setup_table(script, db)],
+        "setup": [row.as_dict() for row in setup_table(script.characters, db)],
         "jinxes": sorted((sorted(j.characters), j.text(lang)) for j in script_jinxes(script, db)),
         "findings": sorted((f.code, f.severity, f.path or "") for f in validate_script(script, db).findings
                            if f.code != "character-override"),

@@ -9,9 +9,12 @@ from scriptforge.importers.almanac import TEXT_FIELDS
 from tests.conftest import EXAMPLES, SEED_FILES, shared_path
 
 # The shipped texts are the imports of the seeds in this order (seeds 000 and 003 share
-# eight characters with identical texts), plus the night texts we wrote (night.yaml).
+# eight characters with identical texts), plus the night texts we wrote (night.yaml) and the
+# how-to-run items one language lacked, translated from the other (ADDED: file -> items).
 IMPORTS = [("000", "faith-trust-and-pixie-dust.json", []), ("003", "fang-gu-zealot.json", ["--name", "팡 구 + 광신자"]),
            ("001", "english-almanac-25.json", [])]
+
+ADDED = {"imp.yaml": 2}  # the English Imp's dawn announcement and dead-target notes
 
 
 @pytest.mark.parametrize("seed, example, extra", IMPORTS)
@@ -25,6 +28,8 @@ def test_reimporting_a_seed_gives_the_shipped_texts_and_example(runner, db, tmp_
     assert len(written) in (25, 27)
     for path in written:
         shipped = read_yaml(db.data_dir / lang / "characters" / path.name)
+        if lang == "ko" and path.name in ADDED:
+            shipped["how_to_run"] = shipped["how_to_run"][:-ADDED[path.name]]
         imported = read_yaml(path)
         assert imported == {k: shipped[k] for k in TEXT_FIELDS if k in imported}, path.name
     assert json.loads(script.read_text()) == json.loads((EXAMPLES / example).read_text())
@@ -73,9 +78,9 @@ def test_a_malformed_almanac_is_refused_with_its_line_and_nothing_written(runner
 def test_glossary_replacement_fixes_korean_particles():
     terms = [{"term": "수도사", "variants": ["수도승"]}, {"term": "낚시꾼", "variants": ["어부"]},
              {"term": "여관 주인", "variants": ["여관주인"]}, {"term": "황혼", "variants": ["해질녘"]}]
-    assert apply_glossary("여관주인은 수도승처럼", terms)[0] == "여관 주인은 수도사처럼"
-    assert apply_glossary("수도승은 어부를 깨우고 어부로", terms)[0] == "수도사는 낚시꾼을 깨우고 낚시꾼으로"
-    assert apply_glossary("해질녘까지 플레이어부터", terms)[0] == "황혼까지 플레이어부터"
+    assert apply_glossary("여관주인은 수도승처럼", terms, "ability")[0] == "여관 주인은 수도사처럼"
+    assert apply_glossary("수도승은 어부를 깨우고 어부로", terms, "ability")[0] == "수도사는 낚시꾼을 깨우고 낚시꾼으로"
+    assert apply_glossary("해질녘까지 플레이어부터", terms, "ability")[0] == "황혼까지 플레이어부터"
 
 
 def test_written_files_get_ordinary_permissions(tmp_path):
@@ -95,3 +100,20 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def test_glossary_entries_apply_where_they_say():
+    """An entry's variants are replaced in the kinds of text its `wrong_in` names (default: all
+    but flavor); the kinds are the ones the glossary schema allows."""
+    import json
+
+    from scriptforge.glossary import FIELD_KINDS, RULE_FIELDS
+    from scriptforge.paths import SCHEMAS_DIR
+
+    terms = [{"term": "외지인", "variants": ["이방인"]}, {"term": "지목", "variants": ["지명"], "wrong_in": ["ability"]}]
+    assert apply_glossary("이방인이 지명합니다", terms, "ability")[0] == "외지인이 지목합니다"
+    assert apply_glossary("이방인이 지명합니다", terms, "overview")[0] == "외지인이 지명합니다"
+    assert apply_glossary("이방인이 지명합니다", terms, "flavor")[0] == "이방인이 지명합니다"
+    schema = json.loads((SCHEMAS_DIR / "glossary.schema.json").read_text())
+    assert schema["properties"]["terms"]["items"]["properties"]["wrong_in"]["items"]["enum"] == list(FIELD_KINDS)
+    assert "flavor" not in RULE_FIELDS and len(RULE_FIELDS) == len(FIELD_KINDS) - 1

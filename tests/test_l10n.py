@@ -35,6 +35,24 @@ def _replace(key, old, new):
     return change
 
 
+def _replace_at(keys, old, new):
+    """Replace `old` in the text at a path of keys (a list index picks an item)."""
+    def change(data):
+        *parents, last = keys
+        for key in parents:
+            data = data[key]
+        assert old in data[last], (old, data[last])
+        data[last] = data[last].replace(old, new, 1)
+    return change
+
+
+def _rename_glossary_term(data_dir, term, new):
+    def glossary(data):
+        [entry] = [t for t in data["terms"] if t["term"] == term]
+        entry["term"] = new
+    _edit(data_dir / "ko/glossary.yaml", glossary)
+
+
 def _set_name(data, name):
     data["name"] = name
 
@@ -83,12 +101,12 @@ DEFECTS = {
     "lost night star": (lambda d: _edit(d / "ko/characters/monk.yaml", _replace("ability", "매일 밤*", "매일 밤")),
                         {("night-marker", "ko", "monk", "ability")}),
     "baron bracket": (lambda d: _edit(d / "ko/characters/baron.yaml", _replace("ability", "[외지인 +2명]", "[외지인 +1명]")),
-                      {("setup-bracket", "ko", "baron", "ability")}),
+                      {("setup-bracket", "ko", "baron", "ability"), ("number-parity", "en", "baron", "ability")}),
     "preacher variant": (lambda d: _edit(d / "ko/characters/preacher.yaml",
                                          _replace("overview", "전도사는 하수인들의", "설교자는 하수인들의")),
-                         {("glossary-variant", "ko", "preacher", "overview")}),
+                         {("term-variant", "ko", "preacher", "overview")}),
     "sailor dusk": (lambda d: _edit(d / "ko/characters/sailor.yaml", _replace("ability", "황혼까지", "해질녘까지")),
-                    {("glossary-variant", "ko", "sailor", "ability")}),
+                    {("term-variant", "ko", "sailor", "ability")}),
     "widow misspelt (ko)": (lambda d: _edit(d / "ko/jinxes.yaml", _replace("widow-damsel", "미망인이", "미망임이")),
                             {("name-misspelt", "ko", None, "jinx.widow-damsel")}),
     "widow misspelt (en)": (lambda d: _edit(d / "en/jinxes.yaml", _replace("widow-damsel", "while a Widow", "while a Widdow")),
@@ -100,9 +118,43 @@ DEFECTS = {
     "unbalanced bracket": (lambda d: _edit(d / "ko/characters/monk.yaml", _replace("ability", "(당신을", "당신을")),
                            {("unbalanced", "ko", "monk", "ability")}),
     "untranslated": (lambda d: _edit(d / "ko/reminders.yaml", lambda x: x.__setitem__("safe", "Safe")),
-                     {("untranslated", "ko", None, "reminder.safe")}),
+                     # the Korean night texts name the token by its label, which no longer matches
+                     {("untranslated", "ko", None, "reminder.safe"),
+                      ("label-parity", "en", "monk", "other_night_reminder"),
+                      ("label-parity", "en", "innkeeper", "other_night_reminder")}),
     "name differs from glossary": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: _set_name(x, "임프 악마")),
                                    {("name-glossary", "ko", "imp", "name")}),
+}
+
+
+# Each variant kind and each parity break, injected all into one copy of the data (one database
+# load instead of one each): every one must fire exactly its own check, on its own text.
+TERM_AND_PARITY_DEFECTS = {
+    "team name variant in a jinx": (lambda d: _edit(d / "ko/jinxes.yaml", _replace("bountyhunter-philosopher", "주민 1명", "마을주민 1명")),
+                                    {("term-variant", "ko", None, "jinx.bountyhunter-philosopher")}),
+    "alive variant in a night reminder": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
+        ["other_nights", "sailor"], "생존한 플레이어", "살아 있는 플레이어")),
+        {("term-variant", "ko", "sailor", "other_night_reminder")}),
+    "nominate variant in an overview": (lambda d: _edit(d / "ko/characters/witch.yaml", _replace("overview", "지목하면", "지명하면")),
+                                        {("term-variant", "ko", "witch", "overview")}),
+    "reminder token named the old way": (lambda d: _edit(d / "ko/characters/imp.yaml", _replace_at(
+        ["how_to_run", 0], "사망 기록 토큰", "죽음 기록 토큰")), {("term-variant", "ko", "imp", "how_to_run")}),
+    "team name variant in the UI": (lambda d: _edit(d / "ko/ui.yaml", _replace_at(["teams", "townsfolk", "name"], "주민", "마을주민")),
+                                    {("term-variant", "ko", None, "ui.teams.townsfolk.name")}),
+    "british spelling (en)": (lambda d: _edit(d / "en/characters/empath.yaml", _replace("overview", "neighbors", "neighbours")),
+                              {("term-variant", "en", "empath", "overview")}),
+    "a how-to-run item dropped": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: x["how_to_run"].pop()),
+                                  {("item-count", "ko", "imp", "how_to_run")}),
+    "a number changed": (lambda d: _edit(d / "ko/characters/witch.yaml", _replace("ability", "3명만", "4명만")),
+                         {("number-parity", "ko", "witch", "ability"), ("number-parity", "en", "witch", "ability")}),
+    "a bracket only in english": (lambda d: _edit(d / "en/jinxes.yaml", _replace("widow-damsel", "poisoned", "poisoned [no ability]")),
+                                  {("bracket-parity", "ko", None, "jinx.widow-damsel")}),
+    "a reminder token left out": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
+        ["other_nights", "monk"], "'안전' 기록 토큰을", "기록 토큰을")), {("label-parity", "en", "monk", "other_night_reminder")}),
+    "an imperative night reminder": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
+        ["other_nights", "monk"], "수도사를 재웁니다.", "수도사를 재우세요.")), {("night-register", "ko", "monk", "other_night_reminder")}),
+    "reminder token named unlike its label": (lambda d: _rename_glossary_term(d, "사망 기록 토큰", "망자 기록 토큰"),
+                                              {("name-glossary", "ko", None, "reminder.dead")}),
 }
 
 
@@ -124,8 +176,29 @@ def test_each_defect_fires_exactly_its_check(defect, data_copy, baseline):
     assert new - echoes == expected
 
 
+def test_each_variant_kind_and_parity_break_fires_exactly_its_check(data_copy, baseline):
+    expected = set()
+    for inject, keys in TERM_AND_PARITY_DEFECTS.values():
+        inject(data_copy)
+        expected |= keys
+    new = _keys(run_checks(load_database(data_copy))) - baseline
+    # an edited source makes its translation stale, in whichever language the edit was
+    echoes = {("stale", lang, char, field) for _, _, char, field in expected for lang in ("en", "ko")}
+    assert new - echoes == expected
+
+
+def test_a_variant_in_flavor_is_an_ordinary_word(data_copy, baseline):
+    """이방인 ("a stranger") in the Seamstress's flavor is no team name; in her overview it would be."""
+    assert "이방인" in load_database().get("seamstress").texts["ko"].flavor
+    _edit(data_copy / "ko/characters/seamstress.yaml", _replace("flavor", "이방인이", "이방인이 마을주민을"))
+    assert _keys(run_checks(load_database(data_copy), select=["term-variant"])) <= baseline
+    _edit(data_copy / "ko/characters/seamstress.yaml", _replace("overview", "재봉사는", "이방인 재봉사는"))
+    assert _keys(run_checks(load_database(data_copy), select=["term-variant"])) == {
+        ("term-variant", "ko", "seamstress", "overview")}
+
+
 def test_every_check_has_an_injected_defect():
-    fired = {code for _, keys in DEFECTS.values() for code, *_ in keys}
+    fired = {code for _, keys in (*DEFECTS.values(), *TERM_AND_PARITY_DEFECTS.values()) for code, *_ in keys}
     assert fired == set(REGISTRY)
 
 
@@ -250,7 +323,7 @@ def test_cli_check_exit_codes_and_json(runner, data_copy):
     report = json.loads(bad.output)
     assert report["ok"] is False
     [finding] = report["findings"]
-    assert finding["code"] == "glossary-variant" and finding["character"] == "sailor"
+    assert finding["code"] == "term-variant" and finding["character"] == "sailor"
     assert finding["field"] == "ability" and "'황혼'" in finding["message"]
     # the English Sailor is a translation of the Korean one: --lang en reports only that it is
     # now stale, and nothing once stale is ignored
@@ -303,13 +376,24 @@ def test_cli_diff_against_official_file(runner, data_copy):
     assert result.exit_code == 0, result.output
     rows = {(r["id"], r["field"]): r for r in json.loads(result.output)}
     assert ("imp", "name") not in rows and ("imp", "ability") not in rows  # the same
-    assert rows[("monk", "ability")]["kind"] == "different"
+    assert rows[("monk", "ability")]["kind"] == "wording"
     assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": "미망인", "theirs": "과부",
-                                       "kind": "different"}
+                                       "kind": "term"}  # 과부 is the glossary's variant of 미망인
     assert rows[("legion", None)]["kind"] == "unknown-character"
-    assert rows[("widow-damsel", "jinx")]["kind"] == "different"
+    assert rows[("widow-damsel", "jinx")]["kind"] == "wording"
+    assert rows[("bountyhunter-philosopher", "jinx")]["kind"] == "term"
+    assert rows[("chef", "ability")]["kind"] == "spacing"
+    assert rows[("imp", "other_night_reminder")]["kind"] == "wording"
+    assert rows[("step.dusk", "first_night")]["kind"] == "wording"
+    assert rows[("reminder.safe", "label")]["theirs"] == "보호"
+    assert ("reminder.dead", "label") not in rows and ("step.dusk", "name") not in rows
+    kinds = [r["kind"] for r in json.loads(result.output)]
+    assert kinds == sorted(kinds, key=["missing", "wording", "term", "spacing", "unknown-character"].index)
     text = runner.invoke(main, ["l10n", "diff", "--against", str(path)]).output
     assert "monk.ability" in text and "theirs: 과부" in text
+    assert text.index("== wording") < text.index("== term only") < text.index("== spacing and punctuation only")
+    assert text.rstrip().endswith("difference(s): 6 wording, 2 term only, 1 spacing and punctuation only, "
+                                  "1 not in our database")
     bad = runner.invoke(main, ["l10n", "diff", "--against", str(FIXTURES / "broken.po")])
     assert bad.exit_code == 2 and "broken.po:" in bad.output
     # a character without Korean texts: its names and abilities are missing in ours
@@ -321,7 +405,7 @@ def test_cli_diff_against_official_file(runner, data_copy):
     assert rows[("widow", "name")] == {"id": "widow", "field": "name", "ours": None, "theirs": "과부",
                                        "kind": "missing"}
     text = runner.invoke(main, ["l10n", "diff", "--against", str(path)], env=_env(data_copy)).output
-    assert "widow.name [MISSING in ours]" in text
+    assert text.startswith("== missing in ours (2)\nwidow.name\n  ours:   —\n  theirs: 과부\n")
 
 
 def test_reference_commands_do_not_import_l10n_or_babel():
@@ -330,3 +414,19 @@ def test_reference_commands_do_not_import_l10n_or_babel():
             "print(sorted(m for m in sys.modules if m.startswith(('babel', 'scriptforge.l10n'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("example", ["faith-trust-and-pixie-dust.json", "fang-gu-zealot.json", "english-almanac-25.json"])
+def test_night_and_jinxes_print_only_the_language_asked_for(runner, example):
+    script = str(ROOT / "examples" / example)
+    night = runner.invoke(main, ["night", script, "--players", "9", "--lang", "ko"])
+    jinxes = runner.invoke(main, ["jinxes", script, "--lang", "ko"])
+    assert night.exit_code == 0 and jinxes.exit_code == 0, night.output + jinxes.output
+    headings = [line for line in night.output.splitlines() if line and not line.startswith(" ")]
+    assert headings == ["첫날 밤", "다른 밤"]
+    assert not re.search(r"[A-Za-z]", night.output + jinxes.output)
+    last = jinxes.output.splitlines()[-1]
+    assert last in ("이 스크립트에는 징크스가 없습니다.", "진이 필요합니다: 이 징크스들이 적용되려면 스크립트에 진을 추가하세요.") \
+        or "×" in last
+    english = runner.invoke(main, ["night", script, "--lang", "en"]).output
+    assert english.startswith("First Night\n")

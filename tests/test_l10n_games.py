@@ -154,6 +154,21 @@ def test_botc_conventions_are_not_applied_to_the_games(data_copy):
     assert _findings(data_copy, "werewolf") == []
 
 
+def test_the_games_glossary_is_theirs(data_copy):
+    """The games share data/games/<lang>/glossary.yaml: 사회자 for 진행자 fires in a Salem step and in
+    the shared sheet words, with the file named; BotC's terms stay BotC's."""
+    def moderator(data):
+        data["crier_choice"]["text"] += " 사회자가 정합니다."
+
+    _edit(data_copy / "games/salem/ko/steps.yaml", moderator)
+    _edit(data_copy / "games/ko/ui.yaml", lambda d: d["labels"].__setitem__("moderator_sheet", "사회자 시트"))
+    findings = run_checks(None, games=load_games(data_copy / "games"))
+    assert _keys(findings) == {("term-variant", "ko", "salem", "crier_choice", "text"),
+                               ("term-variant", "ko", "games", None, "games.ui.labels.moderator_sheet")}
+    assert {f.data["file"] for f in findings} == {"data/games/salem/ko/steps.yaml", "data/games/ko/ui.yaml"}
+    assert all("'진행자'" in f.message for f in findings)
+
+
 # -- CLI over a data copy ---------------------------------------------------------------------------
 
 

@@ -65,6 +65,6 @@ def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
         for lang, html in (("en", renderer.html(sheet, "sheet.html.j2")), ("ko", renderer.html(book, "almanac.html.j2"))):
             assert not _raw_marks(html), (file, lang, _raw_marks(html)[:3])
             marked += html.count('class="reminder-glyph"') + html.count('class="token-name"')
-            text = night_text(night_order(script, db), lang)
+            text = night_text(night_order(script, db), db, lang)
             assert not RAW.search(text), (file, lang)
     assert marked > 500  # the marks were there, and became typography

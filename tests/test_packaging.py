@@ -7,6 +7,8 @@ import zipfile
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# pip builds the wheel in the checkout (build/, *.egg-info): one worker at a time
+pytestmark = pytest.mark.xdist_group("wheel")
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +24,8 @@ def wheel(tmp_path_factory):
 def test_wheel_ships_data_schemas_and_templates(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("scriptforge/data/characters.yaml", "scriptforge/data/ko/characters/lilmonsta.yaml",
-                     "scriptforge/data/en/night.yaml", "scriptforge/schemas/texts.schema.json"):
+                     "scriptforge/data/en/night.yaml", "scriptforge/schemas/texts.schema.json",
+                     "scriptforge/py.typed"):
         assert required in names
     shipped_texts = [n for n in names if n.startswith("scriptforge/data/") and n.endswith(".yaml")]
     assert len(shipped_texts) == len(list((ROOT / "data").rglob("*.yaml")))

@@ -1,4 +1,4 @@
-"""Rules: night order, setup table, jinxes — library and CLI."""
+"""Rules: night order, jinxes, brackets — library and CLI (the setup table: tests/test_setup.py)."""
 
 import json
 
@@ -8,7 +8,6 @@ from scriptforge.cli import main
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
-from scriptforge.rules.setup import setup_table
 from scriptforge.script import read_script, script_from_data
 
 from tests.conftest import EXAMPLES
@@ -82,52 +81,6 @@ def test_cli_night_json(runner):
     assert data["steps"]["poisoner"]["other_nights"].startswith("독살범")
 
 
-def row(rows, n):
-    return next(r for r in rows if r.players == n).as_dict()
-
-
-def test_setup_fang_gu_zealot(db):
-    rows = setup_table(read_script(EXAMPLES / "fang-gu-zealot.json", db), db)
-    assert [r.players for r in rows] == list(range(5, 16))
-    nine = row(rows, 9)
-    assert nine["base"] == {"townsfolk": 5, "outsiders": 2, "minions": 1, "demons": 1}
-    assert nine["outsiders"] == {"min": 2, "max": 6}  # Baron +2, Fang Gu +1, Balloonist +1
-    assert nine["townsfolk"] == {"min": 1, "max": 5}
-    assert [m["character"] for m in nine["modifiers"]] == ["villageidiot", "balloonist", "drunk", "baron", "fanggu"]
-
-
-def test_setup_vigormortis_and_lil_monsta(db):
-    script = script_from_data(["chef", "empath", "monk", "recluse", "poisoner", "vigormortis", "lilmonsta"], db)
-    seven = row(setup_table(script, db), 7)
-    assert seven["outsiders"] == {"min": 0, "max": 0}  # nothing to remove at 7
-    assert seven["townsfolk"] == {"min": 5, "max": 5}  # Lil' Monsta: a Minion takes the Demon token's place
-    assert seven["minions"] == {"min": 1, "max": 2}
-    assert seven["demons"] == {"min": 0, "max": 1}
-    vigor = next(m for m in seven["modifiers"] if m["character"] == "vigormortis")
-    assert "no Outsider to remove" in vigor["note"]
-    eight = row(setup_table(script, db), 8)
-    assert eight["outsiders"] == {"min": 0, "max": 1} and eight["townsfolk"] == {"min": 5, "max": 6}
-
-
-def test_setup_one_minion_modifier_below_ten(db):
-    script = script_from_data(["chef", "empath", "imp", {
-        "id": "m1", "name": "M1", "team": "minion", "ability": "x [+1 Outsider]"}, {
-        "id": "m2", "name": "M2", "team": "minion", "ability": "y [+1 Outsider]"}], db)
-    rows = setup_table(script, db)
-    assert row(rows, 9)["outsiders"]["max"] == 3  # only one of the two Minions is in play
-    assert row(rows, 12)["outsiders"]["max"] == 4  # two Minions: both can apply
-
-
-def test_cli_setup_json_single_and_all(runner):
-    path = str(EXAMPLES / "fang-gu-zealot.json")
-    one = runner.invoke(main, ["setup", path, "--players", "12", "--format", "json"])
-    assert one.exit_code == 0 and json.loads(one.stdout)["outsiders"] == {"min": 2, "max": 6}
-    every = runner.invoke(main, ["setup", path, "--format", "json"])
-    assert [r["players"] for r in json.loads(every.stdout)] == list(range(5, 16))
-    bad = runner.invoke(main, ["setup", path, "--players", "4"])
-    assert bad.exit_code == 2
-
-
 def test_jinxes_faith_trust(db, runner):
     script = read_script(EXAMPLES / "faith-trust-and-pixie-dust.json", db)
     result = script_jinxes(script, db)
@@ -171,6 +124,28 @@ def test_brackets(text, counts):
     assert reading.effect.counts == counts and reading.unknown == ()
 
 
+@pytest.mark.parametrize("text,effect", [
+    ("[-1 or +1 Outsider]", {"outsiders": [-1, 1], "ends_only": ["outsiders"]}),  # not 0
+    ("[+0 to +2 Outsiders]", {"outsiders": [0, 2]}),  # 0, 1 or 2
+    ("[외지인 -1명 또는 +1명]", {"outsiders": [-1, 1], "ends_only": ["outsiders"]}),
+    ("[X Outsiders]", {"outsiders_any": 1}),
+    ("[-? to +? Outsiders]", {"outsiders_any": 0}),
+    ("[외지인 -?~+?명]", {"outsiders_any": 0}),
+    ("[No evil characters]", {"no_evil": True}),
+    ("[악한 캐릭터 없음]", {"no_evil": True}),
+    ("[Evil characters are in a line. You are in the middle. +1 Minion]", {"minions": 1, "seating": True}),
+])
+def test_brackets_beyond_counts(text, effect):
+    reading = read_brackets("Ability. " + text)
+    assert reading.effect.as_dict() == effect and reading.unknown == ()
+
+
+def test_majority_is_read_for_the_character_itself():
+    assert read_brackets("[Most players are Goose]", ["Goose"]).effect.as_dict() == {"majority": True}
+    assert read_brackets("[Most players are Geese]", ["Swan"]).unknown == ("Most players are Geese",)
+
+
 def test_bracket_unknown_is_not_guessed():
-    reading = read_brackets("[X Outsiders]")
-    assert reading.effect is None and reading.unknown == ("X Outsiders",)
+    reading = read_brackets("[Geese sit in a row]")
+    assert reading.unknown == ("Geese sit in a row",)
+    assert reading.effect is not None and reading.effect.as_dict() == {"unmodelled": ["Geese sit in a row"]}

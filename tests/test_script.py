@@ -83,11 +83,11 @@ def test_override_keeps_korean_texts_and_other_language(db):
 def test_unknown_bracket_warns_and_keeps_known_part(db):
     script = script_from_data(["imp", "chef", "empath", "monk", {
         "id": "typhonish", "name": "Typhonish", "team": "demon",
-        "ability": "Each night*, choose a player: they die. [+1 Minion. -? to +? Outsiders]"}], db)
+        "ability": "Each night*, choose a player: they die. [+1 Minion. Geese sit in a row]"}], db)
     assert script.get("typhonish").setup.counts == {"minions": (1, 1)}
     (problem,) = script.problems
     assert problem.code == "setup-bracket-unknown" and problem.severity == "warning"
-    assert problem.data["clause"] == "-? to +? Outsiders" and problem.path == "/4/ability"
+    assert problem.data["clause"] == "Geese sit in a row" and problem.path == "/4/ability"
 
 
 @pytest.mark.parametrize("text,where,message", [

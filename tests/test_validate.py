@@ -25,14 +25,23 @@ def by_code(report, code):
     return [f for f in report.findings if f.code == code]
 
 
-def test_fang_gu_zealot_outsider_warning(db):
+def test_fang_gu_zealot_has_no_setup_warning(db):
+    # Baron + Fang Gu + Balloonist at 9 would be 6 Outsiders, one more than the script has; but the
+    # Balloonist may add none, so every setup character can still be in play: no finding, and the
+    # setup table stops at 5 Outsiders
     report = validate_file(EXAMPLES / "fang-gu-zealot.json", db)
-    (warning,) = by_code(report, "setup-shortfall")
-    assert warning.severity == "warning"
-    assert warning.data == {"team": "outsider", "players": [9, 12, 15], "needed": 6, "available": 5,
-                            "characters": ["balloonist", "baron", "fanggu"]}
-    assert warning.message.startswith("up to 6 Outsiders can be needed at 9, 12 and 15 players")
-    assert report.ok
+    assert not by_code(report, "setup-shortfall") and report.ok
+
+
+def test_setup_character_that_cannot_be_in_play(db):
+    report = validate_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "pixie", "empath",
+                            "recluse", "mutant", "poisoner", "witch", "baron", "imp"], db)
+    shortfalls = {tuple(f.data["players"]): f for f in by_code(report, "setup-shortfall")}
+    assert shortfalls[(6, 8, 11)].data == {"team": "outsider", "players": [6, 8, 11], "needed": 3,
+                                           "available": 2, "characters": ["baron"]}
+    assert shortfalls[(6, 8, 11)].message == ("baron cannot be in play at 6, 8 and 11 players: every such bag "
+                                              "needs 3 Outsiders but only 2 of the script's can be in it")
+    assert shortfalls[(9, 12)].data["needed"] == 4 and report.ok
 
 
 def test_faith_trust_reports_jinx_and_djinn(db, runner):

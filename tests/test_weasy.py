@@ -6,15 +6,17 @@ from pathlib import Path
 import subprocess
 import sys
 
+from pypdf import PdfReader
 import pytest
 
+from scriptforge.cli import main
 from scriptforge.games import load_game
 from scriptforge.analysis import analyse
 from scriptforge.render.almanac import almanac_view
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import FONTS_DIR, Renderer
 from scriptforge.render.views import keep_korean_words, make_view
-from scriptforge.render.weasy import import_weasyprint
+from scriptforge.render.weasy import PLAIN_SWITCH, import_weasyprint, imported_fast
 from scriptforge.script import read_script
 
 from .conftest import EXAMPLES
@@ -152,3 +154,36 @@ def test_the_console_command_leaves_no_temporary_font_copies(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "scriptforge", "build", str(tmp_path / "nothing.json")],
                              capture_output=True, text=True, env=env, timeout=120)
     assert missing.returncode != 0 and "nothing.json" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def _pages_text(pdf: Path) -> list[str]:
+    return [page.extract_text() for page in PdfReader(pdf).pages]
+
+
+def test_plain_weasyprint_renders_the_examples_with_the_same_text_and_pages(tmp_path, runner, monkeypatch):
+    # every change scriptforge makes to WeasyPrint is process-wide: the plain way runs in its own process
+    monkeypatch.delenv(PLAIN_SWITCH, raising=False)
+    examples = sorted(str(p) for p in EXAMPLES.glob("*.json"))
+    assert len(examples) == 3
+    code = f"""
+import sys
+from scriptforge.cli import main
+from scriptforge.render import weasy
+main.main(["build", *{examples!r}, "--night", "-o", sys.argv[1]], standalone_mode=False)
+import pydyf, weasyprint.pdf.fonts as fonts
+print(weasy.imported_fast(), type(pydyf.zlib).__name__, getattr(fonts.Font._fonttools_subset, "_scriptforge", False))
+"""
+    env = {**os.environ, PLAIN_SWITCH: "1", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    plain = subprocess.run([sys.executable, "-c", code, str(tmp_path / "plain")], capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.splitlines()[-1].split() == ["False", "module", "False"], plain.stdout  # no change made
+    result = runner.invoke(main, ["build", *examples, "--night", "-o", str(tmp_path / "ours")])
+    assert result.exit_code == 0, result.output
+    assert imported_fast()
+    for example in examples:
+        name = Path(example).with_suffix(".pdf").name
+        ours, theirs = _pages_text(tmp_path / "ours" / name), _pages_text(tmp_path / "plain" / name)
+        assert len(ours) == len(theirs) == 3, name
+        assert ours == theirs, name
+        assert (tmp_path / "ours" / name).read_bytes() != (tmp_path / "plain" / name).read_bytes()

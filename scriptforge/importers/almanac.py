@@ -10,13 +10,15 @@ Three layouts are understood, told apart by their content:
   ability, flavor and overview; the name is the character named right after the quoted
   ability in the overview.
 
-Every text is passed through the language's glossary, so variant spellings become the
-established terms.
+Every text but flavor is passed through the language's glossary, so variant spellings become
+the established terms (only the entries whose variants are wrong in that kind of text); flavor
+is the author's prose and is kept as written.
 """
 
 from dataclasses import dataclass, field
 from pathlib import Path
 import re
+from typing import NoReturn
 
 from scriptforge.datafiles import read_yaml, validate
 from scriptforge.errors import InputError
@@ -78,7 +80,7 @@ class _Parser:
                     self.names[name_key(spelling)] = term["character"]
         self.ko_name_pattern = self._name_pattern()
 
-    def fail(self, line: int, message: str):
+    def fail(self, line: int, message: str) -> NoReturn:
         raise InputError(message, where=f"{self.path}:{line}")
 
     def parse(self) -> Almanac:
@@ -90,7 +92,7 @@ class _Parser:
         self._preamble(almanac, self.lines[: starts[0]])
         chunks = [self.lines[a:b] for a, b in zip(starts, starts[1:] + [len(self.lines)])]
         named = self._has_names(chunks[0])
-        seen = {}
+        seen: dict[str, int] = {}
         for chunk in chunks:
             entry = self._entry(chunk, named)
             if entry.id in seen:
@@ -108,7 +110,7 @@ class _Parser:
             parts = [p.strip() for p in byline[0].split(" · ")]
             almanac.author = parts[1] if len(parts) > 1 else None
         else:
-            almanac.description = "\n\n".join(self._clean(text) for _, text in lines)
+            almanac.description = "\n\n".join(self._clean(text, "overview") for _, text in lines)
 
     def _has_names(self, chunk) -> bool:
         if len(chunk) < 2:
@@ -119,19 +121,20 @@ class _Parser:
     def _entry(self, chunk, named: bool) -> Entry:
         (team_line, team_word), body = chunk[0], chunk[1:]
         team = TEAM_WORDS[team_word.casefold()]
-        plain, sections = [], {}
-        current = None
+        plain: list[tuple[int, str]] = []  # (line, text)
+        sections: dict[str, list[str]] = {}
+        current, section = None, ""
         for n, text in body:
             key = SECTIONS.get(text.casefold())
             if key:
                 if key in sections:
                     self.fail(n, f"section '{text}' appears twice in one character")
-                current = sections.setdefault(key, [])
+                current, section = sections.setdefault(key, []), key
                 continue
             if current is None:
                 plain.append((n, text))
             else:
-                current.append(self._clean(text.removeprefix("- ").removeprefix("• ")))
+                current.append(self._clean(text.removeprefix("- ").removeprefix("• "), section))
         for key, items in sections.items():
             if not items:
                 self.fail(team_line, f"empty section '{key}' in the character starting here")
@@ -144,17 +147,17 @@ class _Parser:
             char_id, name = self._resolve(heading, name_line)
         else:
             char_id, name = self._identify(plain[2][1], plain[2][0])
-        texts = {
+        texts: dict[str, str | list[str]] = {
             "name": name,
-            "ability": self._clean(plain[0][1]),
-            "flavor": self._clean(plain[1][1]),
-            "overview": "\n\n".join(self._clean(t) for _, t in plain[2:]),
+            "ability": self._clean(plain[0][1], "ability"),
+            "flavor": plain[1][1],
+            "overview": "\n\n".join(self._clean(t, "overview") for _, t in plain[2:]),
         }
         texts.update(sections)
         return Entry(char_id, team, team_line, texts)
 
-    def _clean(self, text: str) -> str:
-        return apply_glossary(text, self.terms)[0]
+    def _clean(self, text: str, kind: str) -> str:
+        return apply_glossary(text, self.terms, kind)[0]
 
     def _resolve(self, heading: str, line: int) -> tuple[str, str]:
         char_id = self.names.get(name_key(heading))

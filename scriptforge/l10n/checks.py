@@ -5,17 +5,20 @@ line is its summary (docs/l10n-checks.md documents every code; a test keeps both
 A check receives a `Context` and yields `Finding`s for the languages being checked.
 
 The context holds the BotC database and/or the other games (Salem, Werewolf, Mafia). The generic
-checks (missing, untranslated, glossary variants, name collisions, whitespace, unbalanced) read
-every unit; the checks of BotC's own conventions (the night `*`, the setup bracket, the names
-against the BotC glossary and inside other texts) read the BotC units only.
+checks (missing, untranslated, term variants with each game's own glossary, name collisions,
+whitespace, unbalanced) read every unit; the checks of BotC's own conventions (the night `*`, the
+setup bracket, the parity of items, numbers, brackets and reminder labels between the languages,
+the Korean night register, the names against the BotC glossary and inside other texts) read the
+BotC units only.
 """
 
 from dataclasses import dataclass
+from pathlib import Path
 import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import Unit, other_language, selected_units
+from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, other_language, selected_units
 from scriptforge.names import LANGUAGES, name_key
 from scriptforge.rules.findings import Finding, Selection, register
 
@@ -51,8 +54,11 @@ class Context:
         self.games = dict(games or {})
         self.langs = tuple(langs)
         self.units = selected_units(db, self.games)
-        # lang -> glossary terms, per game; no other game has a glossary today
+        # lang -> glossary terms, per game: BotC's own, and the one the other games share
+        # (data/games/<lang>/glossary.yaml), which also covers their shared sheet words
         self.glossaries = {"botc": db.glossary} if db is not None else {}
+        for game_id, gdb in self.games.items():
+            self.glossaries[game_id] = self.glossaries[SHARED_UI] = gdb.glossary
 
     def finding(self, code, lang, message, unit: Unit | None = None, *, character=None, field=None,
                 game=None, **data) -> Finding:
@@ -80,6 +86,17 @@ class Context:
 def _where(unit: Unit, index) -> str:
     label = unit.key if unit.character is None else unit.key
     return f"{label}[{index + 1}]" if index is not None else label
+
+
+def _file(unit: Unit, lang: str) -> str:
+    """The data file that holds a unit's `lang` text, relative to the project (data/...)."""
+    from scriptforge.l10n.provenance import slot
+
+    if unit.game == SHARED_UI:
+        return f"data/games/{lang}/ui.yaml"
+    if unit.game != "botc":  # group: <game>.roles, <game>.steps or <game>.game
+        return f"data/games/{unit.game}/{lang}/{unit.group.split('.', 1)[1]}.yaml"
+    return slot(Path("data"), lang, unit.key).path.as_posix()
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -133,15 +150,16 @@ def stale(ctx: Context) -> Iterable[Finding]:
 
 @check("night-marker", "error")
 def night_marker(ctx: Context) -> Iterable[Finding]:
-    """The night '*' (each night*, 매일 밤*) is in one language's ability and not the other's."""
+    """The night '*' (each night*, 매일 밤*) is in one language's text and not (as often) in the other's."""
     for unit in ctx.units:
-        if unit.game != "botc" or unit.group != "ability" or len(unit.texts) < 2:
+        # night texts and flavor are left out: there the official texts use '*' as markup (*KNOW*)
+        if unit.game != "botc" or len(unit.texts) < 2 or unit.group in (*_NIGHT_GROUPS, "flavor"):
             continue
-        counts = {lang: unit.text(lang).count("*") for lang in LANGUAGES}
+        counts = {lang: (unit.flat(lang) or "").count("*") for lang in LANGUAGES}
         for lang in ctx.langs:
             other = other_language(lang)
             if counts[lang] < counts[other]:
-                yield ctx.finding("night-marker", lang, f"{unit.key}: the {other} ability has {counts[other]} "
+                yield ctx.finding("night-marker", lang, f"{unit.key}: the {other} text has {counts[other]} "
                                   f"night '*' marker(s), this one {counts[lang]} (write 'each night*' / "
                                   f"'매일 밤*' where the ability skips the first night)", unit,
                                   count=counts[lang], other=counts[other])
@@ -193,33 +211,144 @@ def setup_bracket(ctx: Context) -> Iterable[Finding]:
                                       expected=wanted, found=found)
 
 
+# -- parity between the languages ------------------------------------------------------------------
+
+#: Unit groups whose texts state rules exactly (numbers must agree between the languages).
+_RULE_GROUPS = ("ability", "first_night_reminder", "other_night_reminder", "night_steps", "jinxes",
+                "reminder_labels")
+_NIGHT_GROUPS = ("first_night_reminder", "other_night_reminder", "night_steps")
+_EN_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "twice": 2}
+_KO_NUMBERS = {"두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5, "여섯": 6, "일곱": 7,
+               "여덟": 8, "아홉": 9, "열": 10}
+_KO_NUMBER_WORD = re.compile(r"(?<![가-힣])(두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉|열)"
+                             r"(?=\s*(?:명|번|개|쌍|플레이어|캐릭터|가지))")
+
+
+def _pairs(ctx: Context, groups: tuple[str, ...] = ()) -> Iterable[tuple[Unit, str, str, str, str]]:
+    """(unit, lang, other, text, other text) for every BotC unit with texts in both languages
+    (list items joined), per checked language."""
+    for unit in ctx.units:
+        if unit.game != "botc" or len(unit.texts) < 2 or (groups and unit.group not in groups):
+            continue
+        for lang in ctx.langs:
+            other = other_language(lang)
+            yield unit, lang, other, unit.flat(lang) or "", unit.flat(other) or ""
+
+
+@check("item-count", "error")
+def item_count(ctx: Context) -> Iterable[Finding]:
+    """How-to-run or examples lists with a different number of items in the two languages."""
+    for unit, lang, other, _, _ in _pairs(ctx, ("how_to_run", "examples")):
+        mine, theirs = len(unit.text(lang)), len(unit.text(other))
+        if mine < theirs:
+            yield ctx.finding("item-count", lang, f"{unit.key}: {mine} item(s), the {other} text has {theirs}",
+                              unit, count=mine, other=theirs)
+
+
+def _numbers(text: str, lang: str) -> set[int]:
+    """The numbers a text states, 2 and up (1 is the article: 'a player' is '플레이어 1명')."""
+    found = {int(n) for n in re.findall(r"\d+", text)}
+    if lang == "ko":
+        found |= {_KO_NUMBERS[w] for w in _KO_NUMBER_WORD.findall(text)}
+    else:
+        found |= {_EN_NUMBERS[w.lower()] for w in _EN_WORD.findall(text) if w.lower() in _EN_NUMBERS}
+    return {n for n in found if n >= 2}
+
+
+@check("number-parity", "error")
+def number_parity(ctx: Context) -> Iterable[Finding]:
+    """An ability, night text, jinx or label states a number the other language's text does not."""
+    for unit, lang, other, mine, theirs in _pairs(ctx, _RULE_GROUPS):
+        extra = _numbers(mine, lang) - _numbers(theirs, other)
+        if extra:
+            listed = ", ".join(map(str, sorted(extra)))
+            yield ctx.finding("number-parity", lang, f"{unit.key}: states {listed}, the {other} text does not",
+                              unit, numbers=sorted(extra))
+
+
+_BRACKET = re.compile(r"\[[^\]]*\]")
+
+
+@check("bracket-parity", "error")
+def bracket_parity(ctx: Context) -> Iterable[Finding]:
+    """A text has fewer [...] brackets than the other language's text."""
+    for unit, lang, other, mine, theirs in _pairs(ctx):
+        count, other_count = len(_BRACKET.findall(mine)), len(_BRACKET.findall(theirs))
+        if count < other_count:
+            yield ctx.finding("bracket-parity", lang, f"{unit.key}: {count} [...] bracket(s), the {other} text "
+                              f"has {other_count}", unit, count=count, other=other_count)
+
+
+def _labels_named(ctx: Context, text: str, lang: str) -> set[str]:
+    """The reminder tokens a night text names: '중독' quoted in Korean, POISONED in capitals in English."""
+    labels = ctx.db.reminder_labels.get(lang, {})
+    if lang == "en":  # a label without two letters ("3") is no word to find in capitals
+        return {token for token, label in labels.items() if len(re.findall(r"[A-Za-z]", label)) >= 2
+                and re.search(rf"(?<![A-Z]){re.escape(label.upper())}(?![A-Z])", text)}
+    return {token for token, label in labels.items() if f"'{label}'" in text or f"‘{label}’" in text}
+
+
+@check("label-parity", "error")
+def label_parity(ctx: Context) -> Iterable[Finding]:
+    """A night text names a reminder token the other language's text does not ('중독' / POISONED)."""
+    if ctx.db is None:
+        return
+    for unit, lang, other, mine, theirs in _pairs(ctx, _NIGHT_GROUPS):
+        extra = _labels_named(ctx, mine, lang) - _labels_named(ctx, theirs, other)
+        if extra:
+            named = ", ".join(f"'{ctx.db.reminder_labels[lang][t]}' ({t})" for t in sorted(extra))
+            yield ctx.finding("label-parity", lang, f"{unit.key}: names {named}, the {other} text does not",
+                              unit, tokens=sorted(extra))
+
+
+_IMPERATIVE = re.compile(r"[가-힣]+세요(?=[.!)]|$)")
+
+
+@check("night-register", "error")
+def night_register(ctx: Context) -> Iterable[Finding]:
+    """A Korean night reminder or step in the imperative (…하세요) instead of the official plain present (…합니다)."""
+    if "ko" not in ctx.langs:
+        return
+    for unit in ctx.units:
+        text = unit.text("ko")
+        if unit.game == "botc" and unit.group in _NIGHT_GROUPS and isinstance(text, str):
+            found = _IMPERATIVE.findall(text)
+            if found:
+                yield ctx.finding("night-register", "ko", f"{unit.key}: '{found[0]}' is the imperative; night "
+                                  "texts describe what happens ('깨웁니다', '놓습니다', '보여 줍니다')", unit)
+
+
 # -- glossary and names --------------------------------------------------------------------------
 
 
-@check("glossary-variant", "error")
-def glossary_variant(ctx: Context) -> Iterable[Finding]:
-    """A variant spelling of a glossary term (설교자 for 전도사, 해질녘 for 황혼, 등록 for 위장)."""
-    from scriptforge.glossary import variant_pattern
+@check("term-variant", "error")
+def term_variant(ctx: Context) -> Iterable[Finding]:
+    """A variant of a glossary term where the glossary says it is wrong (마을주민 for 주민 in a rule text, 설교자 for 전도사)."""
+    from scriptforge.glossary import terms_for, variant_pattern
 
     for game, glossary in ctx.glossaries.items():
-        yield from _variants(ctx, game, glossary, variant_pattern)
-
-
-def _variants(ctx: Context, game: str, glossary: dict, variant_pattern) -> Iterable[Finding]:
-    for lang in ctx.langs:
-        pattern, table = variant_pattern(glossary.get(lang, []))
-        if pattern is None:
-            continue
-        for unit, index, text in ctx.texts(lang, game):
-            for match in pattern.finditer(text):
-                variant = match.group(0)
-                yield ctx.finding("glossary-variant", lang, f"{_where(unit, index)}: '{variant}' is a variant; "
-                                  f"write '{table[variant]}'", unit, variant=variant, term=table[variant])
+        for lang in ctx.langs:
+            terms = glossary.get(lang, [])
+            patterns = {}
+            for unit, index, text in ctx.texts(lang, game):
+                kind = kind_of(unit)
+                if kind not in patterns:
+                    patterns[kind] = variant_pattern(terms_for(terms, kind))
+                pattern, table = patterns[kind]
+                if pattern is None:
+                    continue
+                for match in pattern.finditer(text):
+                    variant = match.group(0)
+                    file = _file(unit, lang)
+                    yield ctx.finding("term-variant", lang, f"{file}: {_where(unit, index)}: '{variant}' is a "
+                                      f"variant; write '{table[variant]}' (data/{lang}/glossary.yaml)", unit,
+                                      variant=variant, term=table[variant], file=file)
 
 
 @check("name-glossary", "error")
 def name_glossary(ctx: Context) -> Iterable[Finding]:
-    """A character's name differs from the glossary's term for that character."""
+    """A character's name or a reminder label differs from the glossary's term for it."""
     if ctx.db is None:
         return
     for lang in ctx.langs:
@@ -229,6 +358,12 @@ def name_glossary(ctx: Context) -> Iterable[Finding]:
             if t and t.name != term["term"]:
                 yield ctx.finding("name-glossary", lang, f"{ch.id}.name: '{t.name}', but data/{lang}/glossary.yaml "
                                   f"has '{term['term']}'", character=ch.id, field="name")
+            token = term.get("reminder")
+            label = token and ctx.db.reminder_labels.get(lang, {}).get(token)
+            if token and (label is None or label not in term["term"]):
+                yield ctx.finding("name-glossary", lang, f"reminder.{token}: the label is '{label or '-'}', but "
+                                  f"data/{lang}/glossary.yaml names the token '{term['term']}'",
+                                  field=f"reminder.{token}")
 
 
 # Korean particles and endings that may follow a name (longest first).
@@ -290,7 +425,7 @@ def _apostrophes(text: str) -> str:
 
 def _spellings(db) -> set[str]:
     """Every known spelling (names, aliases, glossary terms and variants) without spaces."""
-    out = set()
+    out: set[str] = set()
     for ch in db.characters.values():
         for t in ch.texts.values():
             out.update(_apostrophes(re.sub(r"\s+", "", n)) for n in (t.name, *t.aliases))
@@ -316,7 +451,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
         for term in db.glossary.get(lang, []):  # names of characters not yet written in `lang`
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
-        lower_words = set()
+        lower_words: set[str] = set()
         if lang == "en":
             for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())

@@ -2,11 +2,14 @@
 
 import json
 from pathlib import Path
+import re
 
 from scriptforge.errors import InputError, NotFoundError
+from scriptforge.glossary import apply_glossary
 from scriptforge.l10n.provenance import state
 from scriptforge.l10n.units import character_units, game_units, selected_units
 from scriptforge.names import normalize_id
+from scriptforge.packs import slug
 
 
 def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
@@ -87,45 +90,95 @@ def read_official(path: Path) -> dict:
     return data
 
 
+#: The kinds of difference, in the order a translator should read them.
+KINDS = ("missing", "wording", "term", "spacing", "unknown-character")
+_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
+                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
+_SPACING = re.compile(r"[\s\W_]+")
+#: Fields of an official role entry, and ours they compare with.
+_ROLE_FIELDS = (("name", "name"), ("ability", "ability"), ("flavor", "flavor"),
+                ("first", "first_night_reminder"), ("other", "other_night_reminder"))
+_STEP_FIELDS = (("name", "names"), ("first", "first_night"), ("other", "other_nights"))
+
+
+def difference_kind(ours: str | None, theirs: str, terms: list[dict]) -> str:
+    """missing (we have no text), spacing (only spaces and punctuation differ), term (only glossary
+    variants differ, after which at most spacing does) or wording."""
+    if ours is None:
+        return "missing"
+    if _SPACING.sub("", ours) == _SPACING.sub("", theirs):
+        return "spacing"
+    canonical = [_SPACING.sub("", apply_glossary(t, terms, None)[0]) for t in (ours, theirs)]
+    return "term" if canonical[0] == canonical[1] else "wording"
+
+
 def against(db, path: Path, lang: str) -> list[dict]:
-    """Every difference in names, abilities and jinx texts between our `lang` texts and the file."""
+    """Every difference between our `lang` texts and an official-layout translation file, in every
+    field the file has (names, abilities, flavor, night reminders, night steps, reminder labels,
+    jinxes), each with its kind (KINDS); sorted by kind, then in the file's order."""
     data = read_official(path)
+    terms = db.glossary.get(lang, [])
     out = []
+
+    def compare(row_id: str, field: str, mine, theirs) -> None:
+        if isinstance(theirs, str) and theirs.strip() and theirs != mine:
+            out.append({"id": row_id, "field": field, "ours": mine, "theirs": theirs,
+                        "kind": difference_kind(mine, theirs, terms)})
+
     for raw_id, role in data.get("roles", {}).items():
         char_id = normalize_id(raw_id)
+        role = role if isinstance(role, dict) else {}
+        if char_id in db.steps:
+            step = db.steps[char_id]
+            for theirs_key, ours_key in _STEP_FIELDS:
+                compare(f"step.{char_id}", "name" if ours_key == "names" else ours_key, getattr(step, ours_key).get(lang),
+                        role.get(theirs_key))
+            continue
         ch = db.characters.get(char_id)
         if ch is None:
             out.append({"id": raw_id, "field": None, "ours": None, "theirs": None, "kind": "unknown-character"})
             continue
         ours = ch.text(lang)
-        for field in ("name", "ability"):
-            theirs = role.get(field) if isinstance(role, dict) else None
-            mine = getattr(ours, field) if ours else None
-            if theirs is not None and theirs != mine:
-                out.append({"id": char_id, "field": field, "ours": mine, "theirs": theirs,
-                            "kind": "missing" if mine is None else "different"})
+        for theirs_key, ours_key in _ROLE_FIELDS:
+            compare(char_id, ours_key, getattr(ours, ours_key, None) if ours else None, role.get(theirs_key))
+    labels = db.reminder_labels.get(lang, {})
+    for key, value in (data.get("reminders") or {}).items():
+        ch = db.characters.get(normalize_id(key))
+        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs.py reads them in
+        if isinstance(value, str):
+            pairs = [(slug(key), value)]
+        elif isinstance(value, list):
+            pairs = list(zip(tokens, value))
+        elif isinstance(value, dict):
+            pairs = [(slug(k), v) for k, v in value.items()]
+        else:
+            pairs = []
+        for token, label in pairs:
+            compare(f"reminder.{token}", "label", labels.get(token), label)
     jinxes = {j.key: j for j in db.jinxes}
     for key, theirs in (data.get("jinxes") or {}).items():
         jinx = jinxes.get(key) or jinxes.get("-".join(reversed(key.split("-"))))
-        if jinx is None:
-            continue
-        mine = jinx.texts.get(lang)
-        if isinstance(theirs, str) and theirs != mine:
-            out.append({"id": jinx.key, "field": "jinx", "ours": mine, "theirs": theirs,
-                        "kind": "missing" if mine is None else "different"})
-    return out
+        if jinx is not None:
+            compare(jinx.key, "jinx", jinx.texts.get(lang), theirs)
+    return sorted(out, key=lambda row: KINDS.index(row["kind"]))
 
 
 def against_text(rows: list[dict], path, lang: str) -> str:
     if not rows:
-        return f"no differences in names and abilities ({lang}) with {path}"
+        return f"no differences ({lang}) with {path}"
     lines = []
-    for row in rows:
-        if row["kind"] == "unknown-character":
-            lines.append(f"{row['id']}: not in our database")
+    counts = {kind: sum(row["kind"] == kind for row in rows) for kind in KINDS}
+    for kind in KINDS:
+        if not counts[kind]:
             continue
-        lines.append(f"{row['id']}.{row['field']}" + (" [MISSING in ours]" if row["kind"] == "missing" else ""))
-        lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
-        lines.append(f"  theirs: {row['theirs']}")
-    lines.append(f"{len(rows)} difference(s)")
+        lines.append(f"== {_KIND_TITLES[kind]} ({counts[kind]})")
+        for row in (r for r in rows if r["kind"] == kind):
+            if kind == "unknown-character":
+                lines.append(f"{row['id']}: not in our database")
+                continue
+            lines.append(f"{row['id']}.{row['field']}")
+            lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
+            lines.append(f"  theirs: {row['theirs']}")
+    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k].split(' (')[0]}" for k in KINDS if counts[k])
+    lines.append(f"{len(rows)} difference(s): {summary}")
     return "\n".join(lines)

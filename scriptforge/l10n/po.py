@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import datetime
 import io
 from pathlib import Path
+from typing import NoReturn
 
 from scriptforge.errors import InputError
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
@@ -67,7 +68,7 @@ class Change:
     line: int
 
 
-def _fail(path, line, message):
+def _fail(path: str | Path, line: int, message: str) -> NoReturn:
     raise InputError(message, where=f"{path}:{line}")
 
 
@@ -96,7 +97,7 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         if not message.id:
             continue
         line = message.lineno or 1
-        if isinstance(message.id, tuple) or isinstance(message.string, tuple):
+        if not isinstance(message.id, str) or not isinstance(message.string, str):
             _fail(path, line, "plural entries are not used by scriptforge")
         if not message.context:
             _fail(path, line, f"entry {message.id[:30]!r} has no msgctxt (the key of the text)")
@@ -183,14 +184,14 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
             src_items = list(src or ())
             if change.index < len(src_items):
                 src_items[change.index] = change.msgid
-            basis = src_items
+            basis: str | list[str] = src_items
         else:
             _set(doc, where, lang, change.key, change.text, db)
             basis = change.msgid
         hashes.setdefault(where.path, {})[where.hash_key] = text_hash(basis)
     for doc_path, table in hashes.items():
         set_hashes(docs[doc_path], source, table)
-    first_line = {}
+    first_line: dict[Path, int] = {}
     for change in changes:
         first_line.setdefault(slot(db.data_dir, lang, change.key).path, change.line)
         char_id, field = change.key.split(".", 1)

@@ -148,6 +148,7 @@ def plan_confirm(db, lang: str | None = None, keys=None) -> list[tuple[str, str,
     plan: list[tuple[str, str, str]] = []
     recorded = {(l, k) for l in db.provenance for k in db.provenance[l]}
     if keys is not None:
+        assert lang is not None, "units named by key are confirmed in one language"
         for key in keys:
             unit = units[key]
             source = source_of(db, unit, lang) or other_language(lang)

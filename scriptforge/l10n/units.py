@@ -32,7 +32,6 @@ from scriptforge.names import LANGUAGES, NIGHT_STEPS
 CHAR_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
                "first_night_reminder", "other_night_reminder")
 LIST_FIELDS = ("how_to_run", "examples")
-STEP_FIELDS = ("name", "first_night", "other_nights")
 # status groups, in report order
 GROUPS = (*CHAR_FIELDS, "night_steps", "reminder_labels", "jinxes", "ui", "glossary")
 ROLE_FIELDS = ("name", "text", "notes")
@@ -59,6 +58,21 @@ class Unit:
         if isinstance(value, tuple):
             return "\n".join(value) if value else None
         return value
+
+
+_KINDS = {"first_night_reminder": "night", "other_night_reminder": "night", "night_steps": "night",
+          "reminder_labels": "reminders"}
+
+
+def kind_of(unit: Unit) -> str:
+    """The kind of text a unit holds, as a glossary's `wrong_in` names it (scriptforge.glossary):
+    a character field's name, night, reminders, jinxes or ui. The other games' texts are names,
+    sheet words (ui) or rule prose (overview)."""
+    if unit.game == "botc":
+        return _KINDS.get(unit.group, unit.group)
+    if unit.game == SHARED_UI:
+        return "ui"
+    return "name" if unit.field == "name" else "overview"
 
 
 def other_language(lang: str) -> str:
@@ -132,6 +146,8 @@ def glossary_keys(db, lang: str) -> set[str]:
     """What a language's glossary covers: character ids, and the English term of other entries."""
     keys = set()
     for term in db.glossary.get(lang, []):
+        if term.get("reminder"):
+            continue  # a reminder token's name in rule texts; the labels are units of their own
         if term.get("character"):
             keys.add(term["character"])
         else:

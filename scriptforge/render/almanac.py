@@ -178,18 +178,30 @@ def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None
     singular = {COUNT_KEYS[t]: teams.get(t, {}).get("name", t) for t in COUNT_KEYS}
     plural = {COUNT_KEYS[t]: teams.get(t, {}).get("plural", t) for t in COUNT_KEYS}
     own_name = names.get(ch.id) or ch.name(lang)
+    words = (db.ui.get(lang) or {}).get("labels", {})
     parts = []
     for key, span in effect.counts.items():
+        count = _count(span, lang)
+        if key in effect.ends_only:
+            count = f"{span[0]:+d} {words.get('setup_either', 'or')} {span[1]:+d}"
         if lang == "ko":
-            parts.append(f"{singular[key]} {_count(span, lang)}명")
+            parts.append(f"{singular[key]} {count}명")
         else:
             many = max(abs(span[0]), abs(span[1])) != 1
-            parts.append(f"{_count(span, lang)} {(plural if many else singular)[key]}")
+            parts.append(f"{count} {(plural if many else singular)[key]}")
+    if effect.outsiders_any is not None:
+        parts.append(words["setup_some_outsiders"].format(n=effect.outsiders_any) if effect.outsiders_any
+                     else words["setup_any_outsiders"])
+    for flag in ("no_evil", "seating", "duplicate_good"):
+        if getattr(effect, flag):
+            parts.append(words[f"setup_{flag}"])
+    if effect.majority:
+        parts.append(words["setup_majority"].format(name=names.get(ch.id) or ch.name(lang)))
     if not effect.demon_token:
         parts.append("악마 토큰을 주머니에 넣지 않음" if lang == "ko" else "no Demon token in the bag")
     if effect.extra_copies:
-        span = _count(effect.extra_copies, lang)
-        parts.append(f"{own_name} {span}명 추가" if lang == "ko" else f"{span} extra {own_name}")
+        copies = _count(effect.extra_copies, lang)
+        parts.append(f"{own_name} {copies}명 추가" if lang == "ko" else f"{copies} extra {own_name}")
         if effect.extra_copies_drunk:
             parts.append(f"그중 {effect.extra_copies_drunk}명은 취함" if lang == "ko"
                          else f"{effect.extra_copies_drunk} of the extras is drunk")
@@ -200,9 +212,13 @@ def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None
         parts.append(f"{singular['townsfolk']} {effect.evil_townsfolk}명이 악한 팀" if lang == "ko"
                      else f"{effect.evil_townsfolk} {singular['townsfolk']} is evil")
     if effect.bag_token:
-        token = singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token), effect.bag_token)
+        alignments = (db.ui.get(lang) or {}).get("alignments", {})
+        token = alignments.get(effect.bag_token) or singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token),
+                                                                  effect.bag_token)
         parts.append(f"이 캐릭터 대신 {token} 토큰을 주머니에 넣음" if lang == "ko"
                      else f"a {token} token goes in the bag instead")
+    if effect.unmodelled:
+        parts.append(words["setup_no_bracket"])
     return ", ".join(parts) or None
 
 

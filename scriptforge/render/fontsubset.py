@@ -47,7 +47,7 @@ def subset_keeping_gids(data: bytes, gids) -> bytes | None:
     glyph_count = struct.unpack(">H", tables["maxp"][4:6])[0]
     loca_data, glyf = tables["loca"], tables["glyf"]
     if long_loca:
-        loca = struct.unpack(f">{glyph_count + 1}I", loca_data[:4 * (glyph_count + 1)])
+        loca = list(struct.unpack(f">{glyph_count + 1}I", loca_data[:4 * (glyph_count + 1)]))
     else:
         loca = [2 * x for x in struct.unpack(f">{glyph_count + 1}H", loca_data[:2 * (glyph_count + 1)])]
     keep = {0, *(int(g) for g in gids if 0 <= int(g) < glyph_count)}
@@ -67,8 +67,8 @@ def subset_keeping_gids(data: bytes, gids) -> bytes | None:
     head[50:52] = struct.pack(">h", 1)  # long loca offsets
     head[8:12] = b"\x00\x00\x00\x00"  # checkSumAdjustment, set below
     # post format 3: no glyph names (a PDF does not need them)
-    post = tables.get("post", b"")[:32]
-    post = (b"\x00\x03\x00\x00" + post[4:32]) if len(post) == 32 else None
+    old_post = tables.get("post", b"")[:32]
+    post = (b"\x00\x03\x00\x00" + old_post[4:32]) if len(old_post) == 32 else None
     out_tables = {tag: tables[tag] for tag in KEEP_TABLES if tag in tables}
     out_tables.update({"head": bytes(head), "loca": new_loca, "glyf": new_glyf})
     if post:

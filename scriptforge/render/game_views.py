@@ -120,10 +120,10 @@ class GameSheetView:
             for r in g.roles:
                 parts += [r.name, r.second_name or "", r.text or "", *r.notes, *r.conditions, r.team or "",
                           ]
-        for s in self.setup:
-            parts += [s.title, s.note or "", *(a + b for a, b in s.rows)]
-        for s in self.sections:
-            parts += [s.title, *s.items]
+        for setup in self.setup:
+            parts += [setup.title, setup.note or "", *(a + b for a, b in setup.rows)]
+        for section in self.sections:
+            parts += [section.title, *section.items]
         for q in (*self.procedures, *self.sequences):
             parts += [q.title, q.note or ""]
             for st in q.steps:
@@ -210,7 +210,7 @@ def _group_views(gdb: GameDatabase, lang: str, second: str | None, labels: dict)
     texts = gdb.texts[lang]
     out = []
     for group, roles in gdb.roles_by_group():
-        title = gdb.kind_name(group, lang) if gdb.group_by == "kind" else gdb.team_name(group, lang)
+        title = gdb.kind_name(group, lang) if gdb.group_by == "kind" else gdb.team_name(group, lang) or group
         rows = [_role_row(gdb, r, lang, second, labels) for r in roles]
         out.append(GroupView(id=group, title=title, colour=GROUP_COLOURS.get(group, DEFAULT_COLOUR),
                              note=texts.get("kind_notes", {}).get(group), roles=rows))
@@ -233,11 +233,11 @@ def _sequence_view(gdb: GameDatabase, seq, lang: str, second: str | None, labels
     for sid in seq.steps:
         item = gdb.item(sid)
         if isinstance(item, Role):
-            t = item.texts[lang]
-            steps.append(StepRow(id=sid, name=t.name, second_name=_second(item, second), text=t.text,
+            role = item.texts[lang]
+            steps.append(StepRow(id=sid, name=role.name, second_name=_second(item, second), text=role.text,
                                  conditions=ability_conditions(gdb, item, lang), is_role=True))
         else:
-            t = item.texts[lang]
-            steps.append(StepRow(id=sid, name=t.name, second_name=_second(item, second), say=t.say, do=t.do,
-                                 text=t.text, items=list(t.items)))
+            step = item.texts[lang]
+            steps.append(StepRow(id=sid, name=step.name, second_name=_second(item, second), say=step.say,
+                                 do=step.do, text=step.text, items=list(step.items)))
     return SequenceView(id=seq.id, kind=seq.kind, title=texts["sequences"][seq.id], note=note, steps=steps)

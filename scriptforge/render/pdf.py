@@ -28,12 +28,12 @@ import base64
 from dataclasses import dataclass, field, replace
 import functools
 import gc
-import hashlib
 import mimetypes
 from pathlib import Path
 import unicodedata
 import logging
 import os
+from typing import Any
 import urllib.parse
 
 import jinja2
@@ -150,11 +150,11 @@ class Renderer:
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
-        self._font_config = None
+        self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
-        self._system_font_config = None
+        self._system_font_config: Any = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
-        self._font_data_urls = None
+        self._font_data_urls: dict[str, str] | None  # font file name -> data: URL = None
         self._stylesheet = None
 
     # -- fetching -------------------------------------------------------------------------
@@ -338,7 +338,7 @@ class Renderer:
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
-        tried = []
+        tried: list[tuple[float, Any]] = []  # (scale, weasyprint Document)
         for scale in SHRINK_STEPS:
             view.scale = scale
             document = self.layout(self.html(view, template), base_dir, warnings)
@@ -550,7 +550,3 @@ class _captured_weasyprint_warnings:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

@@ -223,9 +223,8 @@ def character_view(ch: Character, sheet_lang: str, image_url: str | None = None)
     texts, fallback = _texts(ch, lang)
     name = texts.name if texts else ch.id
     ability = texts.ability if texts else ""
-    second_name = None
-    if second and ch.text(second) and ch.text(second).name != name:
-        second_name = ch.text(second).name
+    second_texts = ch.text(second) if second else None
+    second_name = second_texts.name if second_texts and second_texts.name != name else None
     return CharacterView(id=ch.id, team=ch.team, name=name, ability=ability,
                          icon=icon_for(ch, name, image_url), second_name=second_name,
                          fallback=fallback, homebrew=ch.homebrew)
@@ -260,7 +259,8 @@ def sheet_view(analysis: Analysis, sheet_lang: str = "ko", paper: str = "a4") ->
     labels = labels_for(db, sheet_lang)
     views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id)) for ch in analysis.characters}
 
-    teams, extra = [], []
+    teams: list[TeamView] = []
+    extra: list[TeamView] = []
     for team in (*PLAYER_TEAMS, *EXTRA_TEAMS):
         members = [views[ch.id] for ch in analysis.characters if ch.team == team]
         if members:
@@ -315,6 +315,7 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
                                                 key=item_id if item_id in STEP_COLOURS else None),
                                       second_name=second_name if second_name != name else None))
                 continue
+            assert entry.character is not None  # an entry is a step or a character
             view = character_view(entry.character, sheet_lang, analysis.images.get(item_id))
             steps.append(StepView(id=item_id, name=view.name, text=text, icon=view.icon,
                                   second_name=view.second_name, team=entry.character.team))
@@ -347,7 +348,7 @@ NAME_CELL_REM = 8.2
 def sheet_name_column(view: SheetView) -> NameColumn | None:
     """The name column that keeps every word of the sheet's and night pages' names on one line,
     or None where sheet.css's columns already do."""
-    rows = [c for team in (*view.teams, *view.extra_teams) for c in team.characters]
+    rows: list[CharacterView | StepView] = [c for team in (*view.teams, *view.extra_teams) for c in team.characters]
     rows += [s for night in view.nights for s in night.steps]
     column = name_column([r.name for r in rows], [r.second_name for r in rows if r.second_name],
                          narrowest=NAME_CELL_REM)
@@ -355,15 +356,18 @@ def sheet_name_column(view: SheetView) -> NameColumn | None:
 
 
 def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:
-    """The back page: the 5-15 player setup table and a compact night order."""
+    """The back page: the 5-15 player setup table (the base count, and beside it the range over
+    every legal bag where the setup characters change it) and a compact night order."""
+    from scriptforge.rules.report import setup_cell
+
     labels = labels_for(analysis.db, sheet_lang)
     rows = analysis.setup
-    counts_by_team: dict[str, list[str]] = {t: [] for t in PLAYER_TEAMS}
-    for row in rows:
-        for team in PLAYER_TEAMS:
-            lo, hi = row.ranges[COUNT_KEYS[team]]
-            counts_by_team[team].append(f"{lo}–{hi}" if lo != hi else str(lo))
-    return {"nights": nights, "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
-            "setup_note": None,
-            "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
-                             "counts": counts_by_team[t]} for t in PLAYER_TEAMS]}
+    teams = [(t, COUNT_KEYS[t]) for t in PLAYER_TEAMS]
+    changed = any(row.ranges[k] != (row.base[k], row.base[k]) for row in rows for _, k in teams)
+    return {
+        "nights": nights,
+        "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
+        "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
+                         "counts": [setup_cell(row.base[k], row.ranges[k]) for row in rows]} for t, k in teams],
+        "setup_note": labels.get("setup_table_note") if changed else None,
+    }

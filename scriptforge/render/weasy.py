@@ -30,6 +30,12 @@ test compares the PDFs); anything that is not well-formed XML goes to WeasyPrint
 
 fontconfig sees only the bundled fonts while WeasyPrint is imported and whenever scriptforge
 makes a font configuration (``only_bundled_fonts``).
+
+These changes reach into WeasyPrint's internals, so pyproject.toml pins WeasyPrint to the releases
+they are tested on. ``SCRIPTFORGE_PLAIN_WEASYPRINT=1`` turns every one of them off (``plain``):
+the ordinary import, WeasyPrint's own HTML parser, user-agent stylesheet, font subsetting and
+compression, and fontconfig's own configuration (the bundled fonts then come through
+``@font-face``). A test renders the examples both ways and expects the same text and pages.
 """
 
 import contextlib
@@ -42,6 +48,7 @@ from pathlib import Path
 import re
 import sys
 import types
+from typing import Any
 import zlib
 
 from scriptforge.errors import ScriptforgeError
@@ -60,12 +67,20 @@ DEFERRED_FUNCTIONS = {
     "fontTools.varLib.instancer": ("instantiateVariableFont",),
     "PIL.ImageCms": ("ImageCmsProfile",),
 }
+PLAIN_SWITCH = "SCRIPTFORGE_PLAIN_WEASYPRINT"
 
 
-def import_weasyprint():
+def plain() -> bool:
+    """Whether ``SCRIPTFORGE_PLAIN_WEASYPRINT`` asks for WeasyPrint as it comes (any value but 0)."""
+    return os.environ.get(PLAIN_SWITCH, "0") not in ("", "0")
+
+
+def import_weasyprint() -> types.ModuleType:
     """``import weasyprint`` the fast way (see the module's docstring), else the ordinary way."""
     if "weasyprint" in sys.modules:
         return sys.modules["weasyprint"]
+    if plain():
+        return importlib.import_module("weasyprint")
     import ctypes.util
 
     original = ctypes.util.find_library
@@ -134,11 +149,13 @@ def _system_family() -> str:
     return ""
 
 
-def html_document(html: str, base_url: str, url_fetcher):
+def html_document(html: str, base_url: str, url_fetcher: Any) -> Any:
     """``weasyprint.HTML(string=html, ...)``, parsed with the XML parser where it can be."""
     weasyprint = import_weasyprint()
     import xml.etree.ElementTree as ElementTree
 
+    if plain():
+        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=url_fetcher)
     try:
         root = ElementTree.fromstring(html)
     except ElementTree.ParseError:
@@ -345,7 +362,7 @@ def _use_fast_subsetting() -> None:
                 return
         original(self, to_unicode, hinting)
 
-    _fonttools_subset._scriptforge = True
+    setattr(_fonttools_subset, "_scriptforge", True)  # the mark that it is already replaced
     Font._fonttools_subset = _fonttools_subset
 
 
@@ -421,7 +438,8 @@ class only_bundled_fonts:
     """
 
     def __init__(self, active: bool = True):
-        self.active = active and sys.platform.startswith("linux") and "SCRIPTFORGE_SYSTEM_FONTS" not in os.environ
+        self.active = (active and sys.platform.startswith("linux") and "SCRIPTFORGE_SYSTEM_FONTS" not in os.environ
+                       and not plain())
 
     def __enter__(self):
         self.saved = os.environ.get("FONTCONFIG_FILE")

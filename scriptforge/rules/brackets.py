@@ -4,8 +4,10 @@ English and Korean wordings are read; a clause whose wording is not understood i
 as unknown (the caller turns it into a warning) and never guessed at.
 """
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 import re
+from typing import Any
 
 from scriptforge.model import SetupEffect
 
@@ -31,6 +33,11 @@ _NO_DEMON = re.compile(r"^(no demon|악마 없음|악마가 없습니다)$", re.
 _EVIL_TOWNSFOLK = re.compile(
     r"^(?:(?P<n1>\d+) townsfolk (?:is|are) evil|(?:마을\s*주민|주민) (?P<n2>\d+)명이 악한 팀|"
     r"(?P<n3>\d+)명의 (?:마을\s*주민|주민)이 악합니다)$", re.I)
+_ANY_OUTSIDERS = re.compile(r"^(?:-\s*\?\s*(?:to|or|~)\s*\+\s*\?\s+outsiders?|외지인\s*-\s*\?\s*~\s*\+\s*\?\s*명?)$", re.I)
+_X_OUTSIDERS = re.compile(r"^(?:x outsiders?|외지인\s*x\s*명)$", re.I)
+_NO_EVIL = re.compile(r"^(?:no evil characters?|악한 캐릭터 없음|악한 캐릭터가 없습니다)$", re.I)
+_MAJORITY = re.compile(r"^(?:most players are (?P<n1>.+)|대부분의 플레이어가 (?P<n2>.+?)(?:입니다)?)$", re.I)
+_SEATING = re.compile(r"neighbou?r|in a line|in the middle|which players are which|이웃|한 줄|가운데|누가 어떤", re.I)
 _EXTRAS_DRUNK = re.compile(r"^(?:(?P<n1>\d+) of the extras (?:is|are) drunk|그중 (?P<n2>\d+)명은 취함)$", re.I)
 
 
@@ -45,7 +52,7 @@ def _int(text: str) -> int:
     return int(text.replace("−", "-").replace(" ", ""))
 
 
-def _span(match) -> tuple[int, int]:
+def _span(match: re.Match[str]) -> tuple[int, int]:
     first = _int(match.group("first"))
     second = match.group("second")
     if second is None:
@@ -65,7 +72,8 @@ def _singular(name: str) -> str:
     return re.sub(r"(?<=[a-z])s$", "", name.strip(), flags=re.I)
 
 
-def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
+def read_brackets(ability: str, self_names: Iterable[str] = (),
+                  resolve: Callable[[str], str | None] | None = None) -> BracketReading:
     """Read every "[...]" in `ability`.
 
     `self_names`: the character's own names (for "+0 to +2 Village Idiots");
@@ -73,8 +81,9 @@ def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
     """
     brackets = tuple(m.group(0) for m in _BRACKET.finditer(ability or ""))
     counts: dict[str, tuple[int, int]] = {}
-    data: dict = {}
+    data: dict[str, Any] = {}
     unknown: list[str] = []
+    ends: list[str] = []
     own = {_singular(n).casefold() for n in self_names if n}
     for bracket in brackets:
         for clause in _clauses(bracket[1:-1]):
@@ -84,9 +93,25 @@ def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
                 lo, hi = _span(match)
                 old = counts.get(key, (0, 0))
                 counts[key] = (old[0] + lo, old[1] + hi)
+                if match.group("sep") in ("or", "또는") and hi - lo > 1:
+                    ends.append(key)  # "-1 or +1": not 0
                 continue
             if _NO_DEMON.match(clause):
                 counts["demons"] = (-1, -1)
+                continue
+            if _ANY_OUTSIDERS.match(clause) or _X_OUTSIDERS.match(clause):
+                # "X Outsiders": X is the night the ability acts on, so at least 1
+                data["outsiders_any"] = 0 if _ANY_OUTSIDERS.match(clause) else 1
+                continue
+            if _NO_EVIL.match(clause):
+                data["no_evil"] = True
+                continue
+            match = _MAJORITY.match(clause)
+            if match and own and _singular(match.group("n1") or match.group("n2")).casefold() in own:
+                data["majority"] = True
+                continue
+            if _SEATING.search(clause):
+                data["seating"] = True
                 continue
             match = _EVIL_TOWNSFOLK.match(clause)
             if match:
@@ -107,13 +132,19 @@ def read_brackets(ability: str, self_names=(), resolve=None) -> BracketReading:
                     data.setdefault("adds", []).append(target)
                     continue
             unknown.append(clause)
-    if not counts and not data:
-        return BracketReading(None, brackets, tuple(unknown))
+    if not counts and not data and not unknown:
+        return BracketReading(None, brackets, ())
     effect = SetupEffect(
         counts=counts,
+        ends_only=tuple(dict.fromkeys(ends)),
         extra_copies=data.get("extra_copies"),
         extra_copies_drunk=data.get("extra_copies_drunk", 0),
         adds=tuple(data.get("adds", ())),
         evil_townsfolk=data.get("evil_townsfolk", 0),
+        outsiders_any=data.get("outsiders_any"),
+        no_evil=data.get("no_evil", False),
+        majority=data.get("majority", False),
+        seating=data.get("seating", False),
+        unmodelled=tuple(unknown),
     )
     return BracketReading(effect, brackets, tuple(unknown))

@@ -7,7 +7,7 @@ the Djinn is not on the script.
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scriptforge.official import official_facts
 from scriptforge.rules.findings import Finding, finding, short
@@ -26,7 +26,7 @@ class JinxRecord:
     def text(self, lang: str) -> str | None:
         return self.texts.get(lang) or next(iter(self.texts.values()), None)
 
-    def as_dict(self, lang: str) -> dict:
+    def as_dict(self, lang: str) -> dict[str, Any]:
         return {"characters": list(self.characters), "text": self.text(lang), "source": self.source}
 
 
@@ -34,23 +34,22 @@ class JinxRecord:
 class ScriptJinxes:
     jinxes: tuple[JinxRecord, ...]
     djinn_needed: bool
-    djinn_on_script: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[JinxRecord]:
         return iter(self.jinxes)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.jinxes)
 
-    def as_dict(self, lang: str) -> dict:
+    def as_dict(self, lang: str) -> dict[str, Any]:
         return {"jinxes": [j.as_dict(lang) for j in self.jinxes], "djinn_needed": self.djinn_needed}
 
 
-def script_jinxes(script, db) -> ScriptJinxes:
+def script_jinxes(script: "Script", db: "Database") -> ScriptJinxes:
     """Every jinxed pair among the script's characters, with texts per language."""
     on_script = set(script.ids)
-    records: dict[frozenset, JinxRecord] = {}
+    records: dict[frozenset[str], JinxRecord] = {}
     for jinx in db.jinxes:
         a, b = jinx.characters
         if a in on_script and b in on_script:
@@ -68,7 +67,7 @@ def script_jinxes(script, db) -> ScriptJinxes:
             records[key] = JinxRecord((owner, other.id), dict(jinx.texts), "script")
     djinn = "djinn" in on_script
     jinxes = tuple(records.values())
-    return ScriptJinxes(jinxes, djinn_needed=bool(jinxes) and not djinn, djinn_on_script=djinn)
+    return ScriptJinxes(jinxes, djinn_needed=bool(jinxes) and not djinn)
 
 
 def _same(a: str, b: str) -> bool:

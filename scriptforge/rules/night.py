@@ -15,8 +15,9 @@ Rule (also in README and docs/findings.md):
 """
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from scriptforge.model import Character, NightStep
 from scriptforge.names import NIGHT_STEPS, normalize_id
 from scriptforge.rules.findings import Finding, finding
 
@@ -34,12 +35,13 @@ _LEGACY_STEPS = {"dusk": "dusk", "dawn": "dawn", "minion": "minioninfo", "minion
 class NightEntry:
     id: str
     kind: str  # "step" or "character"
-    character: object = None  # Character for kind "character"
-    step: object = None  # NightStep for kind "step"
+    character: Character | None = None  # for kind "character"
+    step: NightStep | None = None  # for kind "step"
 
     def name(self, lang: str) -> str:
         if self.step is not None:
             return self.step.names.get(lang) or next(iter(self.step.names.values()), self.id)
+        assert self.character is not None
         return self.character.name(lang)
 
     def reminder(self, night: str, lang: str) -> str | None:
@@ -47,13 +49,14 @@ class NightEntry:
         if self.step is not None:
             texts = self.step.first_night if night == "first_night" else self.step.other_nights
             return texts.get(lang) or next(iter(texts.values()), None)
+        assert self.character is not None
         key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
         own = self.character.texts.get(lang)
         if own is not None and getattr(own, key):
-            return getattr(own, key)
-        for texts in self.character.texts.values():
-            if getattr(texts, key):
-                return getattr(texts, key)
+            return str(getattr(own, key))
+        for other in self.character.texts.values():
+            if getattr(other, key):
+                return str(getattr(other, key))
         return None
 
 
@@ -74,16 +77,16 @@ class NightOrder:
     def name(self, entry_id: str, lang: str) -> str:
         return self.entries[entry_id].name(lang)
 
-    def rows(self, night: str, lang: str) -> list[dict]:
+    def rows(self, night: str, lang: str) -> list[dict[str, Any]]:
         """One dict per entry: id, kind, name, reminder, in order (for views and JSON)."""
         return [{"id": i, "kind": self.entries[i].kind, "name": self.name(i, lang),
                  "reminder": self.reminder(i, night, lang)} for i in self.order(night)]
 
-    def as_dict(self, lang: str) -> dict:
-        steps = {}
+    def as_dict(self, lang: str) -> dict[str, Any]:
+        steps: dict[str, dict[str, str | None]] = {}
         for entry_id in dict.fromkeys(self.first_night + self.other_nights):
             entry = self.entries[entry_id]
-            record = {"kind": entry.kind, "name": entry.name(lang)}
+            record: dict[str, str | None] = {"kind": entry.kind, "name": entry.name(lang)}
             for night in NIGHTS:
                 if entry_id in self.order(night):
                     record[night] = entry.reminder(night, lang)
@@ -91,7 +94,7 @@ class NightOrder:
         return {"first_night": list(self.first_night), "other_nights": list(self.other_nights), "steps": steps}
 
 
-def _position(ch, night: str, official: dict[str, int]) -> float | None:
+def _position(ch: Character, night: str, official: dict[str, int]) -> float | None:
     if ch.id in official and not ch.homebrew:
         return official[ch.id]
     value = ch.night.get(night)
@@ -100,7 +103,7 @@ def _position(ch, night: str, official: dict[str, int]) -> float | None:
     return official.get(ch.id)
 
 
-def night_order(script, db, players: int | None = None) -> NightOrder:
+def night_order(script: "Script", db: "Database", players: int | None = None) -> NightOrder:
     """The night order for `script` (see the module docstring for the rule)."""
     entries = {s: NightEntry(s, "step", step=db.steps[s]) for s in NIGHT_STEPS if s in db.steps}
     for ch in script.characters:
@@ -121,10 +124,10 @@ def night_order(script, db, players: int | None = None) -> NightOrder:
     return NightOrder(orders["first_night"], orders["other_nights"], entries, tuple(problems), tuple(from_meta))
 
 
-def _from_sheet(script, db, night: str) -> list[str]:
+def _from_sheet(script: "Script", db: "Database", night: str) -> list[str]:
     official_list = db.first_night if night == "first_night" else db.other_nights
     official = {entry: i + 1 for i, entry in enumerate(official_list)}
-    keyed = []
+    keyed: list[tuple[float, int, int, str]] = []
     for step in NIGHT_STEPS:
         if step in official:
             keyed.append((official[step], 0, 0, step))
@@ -137,7 +140,7 @@ def _from_sheet(script, db, night: str) -> list[str]:
     return [k[3] for k in keyed]
 
 
-def _from_meta(script, meta_list: list, night: str, problems: list) -> list[str]:
+def _from_meta(script: "Script", meta_list: list[Any], night: str, problems: list[Finding]) -> list[str]:
     out: list[str] = []
     for index, entry in enumerate(meta_list):
         if not isinstance(entry, str):

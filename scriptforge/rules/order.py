@@ -9,8 +9,12 @@ rule key is not greater than its own, so official characters never move.
 """
 
 import re
+from typing import TYPE_CHECKING
 
 from scriptforge.model import TEAMS, Character
+
+if TYPE_CHECKING:
+    from scriptforge.script import Script
 
 PREFIXES = (
     "You start knowing", "At night", "Each dusk*", "Each night", "Each night*", "Each day",
@@ -51,7 +55,7 @@ def _team_index(ch: Character) -> int:
     return TEAMS.index(ch.team) if ch.team in TEAMS else len(TEAMS)
 
 
-def sheet_order(script, keep_order: bool = False) -> list[Character]:
+def sheet_order(script: "Script", keep_order: bool = False) -> list[Character]:
     """The script's characters in sheet order (or the author's order with keep_order)."""
     chars = list(script.characters)
     if keep_order:

@@ -1,35 +1,79 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from scriptforge.markup import to_text
-from scriptforge.model import TEAMS
-from scriptforge.rules.night import NIGHTS
+from scriptforge.model import TEAMS, Character
+from scriptforge.rules.night import NIGHTS, NightOrder
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.database import Database
+    from scriptforge.rules.setup import SetupRow
+    from scriptforge.script import Script
 
 
-def _span(base: int, span: tuple[int, int]) -> str:
+def setup_cell(base: int, span: tuple[int, int]) -> str:
+    """A setup-table cell: the base count, and beside it the range when the bags change it."""
     lo, hi = span
     return str(base) if lo == hi == base else f"{base} ({lo}–{hi})" if lo != hi else f"{base} ({lo})"
 
 
-def setup_text(rows) -> str:
+def _players_list(players: list[int]) -> str:
+    return ", ".join(str(p) for p in players)
+
+
+_TEAMS = ("townsfolk", "outsider", "minion", "demon")
+
+
+def _count_words(n: int, team: str, teams: dict[str, Any], lang: str) -> str:
+    words = teams.get(team, {})
+    if lang == "ko":
+        return f"{words.get('name', team)} {n}"
+    return f"{n} {words.get('name' if n == 1 else 'plural', team)}"
+
+
+def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: "Database", lang: str = "en",
+               travellers: int = 0) -> str:
+    """The setup table: the base row and each team's range per player count; with one player
+    count, also every legal bag (and the Travellers beside it). Words come from ui.yaml in `lang`."""
+    from scriptforge.render.almanac import setup_text as effect_text
+
+    ui = db.ui.get(lang) or db.ui.get("en") or {}
+    words, teams = ui.get("labels", {}), ui.get("teams", {})
     keys = ("townsfolk", "outsiders", "minions", "demons")
-    lines = [f"{'players':>7}  " + "  ".join(f"{k:<11}" for k in keys)]
+    titles = [teams.get(t, {}).get("plural", t) for t in _TEAMS]
+    width = max(11, *(len(t) for t in titles))
+    lines = [f"{words.get('players', 'players'):>7}  " + "  ".join(f"{t:<{width}}" for t in titles).rstrip()]
     for row in rows:
-        cells = "  ".join(f"{_span(row.base[k], row.ranges[k]):<11}" for k in keys)
+        cells = "  ".join(f"{setup_cell(row.base[k], row.ranges[k]):<{width}}" for k in keys)
         lines.append(f"{row.players:>7}  {cells}".rstrip())
-    mods = rows[0].modifiers if rows else ()
-    if mods:
+    lines.append(words["setup_table_note"])
+    names = {c.id: c.name(lang) for c in characters}
+    unfillable = [r.players for r in rows if not r.feasible]
+    if unfillable:
+        lines.append(words["setup_unfillable"].format(players=_players_list(unfillable)))
+    shaping = [c for c in characters if c.setup is not None and effect_text(c, db, lang, names)]
+    if shaping:
+        lines += ["", words["setup_characters"]]
+        for ch in shaping:
+            team = teams.get(ch.team, {}).get("name", ch.team)
+            lines.append(f"  {names[ch.id]} ({team}): {effect_text(ch, db, lang, names)}")
+    if rows and rows[0].unmodelled:
         lines.append("")
-        lines.append("setup characters:")
-        for mod in mods:
-            effect = ", ".join(f"{k} {v}" for k, v in mod["effect"].items())
-            lines.append(f"  {mod['character']} ({mod['team']}): {effect}")
-    lines.append("")
-    lines.append("base (range the setup characters allow)")
+        lines += [words["setup_unmodelled"].format(name=names.get(c, c), clause=clause)
+                  for c, clause in rows[0].unmodelled]
+    if len(rows) == 1:
+        row = rows[0]
+        lines.append("")
+        if travellers:
+            lines.append(words["setup_travellers"].format(players=row.players, travellers=travellers))
+        lines.append(words["setup_bags"].format(players=row.players))
+        for bag in row.bags:
+            counts = " · ".join(_count_words(n, team, teams, lang) for n, team in zip(bag.counts, _TEAMS))
+            who = ", ".join(names.get(i, i) for i in bag.in_play) or words["setup_no_character"]
+            lines.append(f"  {counts} — {who}")
     return "\n".join(lines)
 
 
@@ -39,30 +83,32 @@ def jinxes_text(analysis: "Analysis", lang: str) -> str:
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
         lines.append(f"{names}: {jinx.text(lang)}")
+    labels = db.ui[lang]["labels"]
     if not result.jinxes:
-        lines.append("no jinxes")
+        lines.append(labels["no_jinxes"])
     if result.djinn_needed:
-        lines.append("The Djinn is needed: add it to the script to carry these jinxes.")
+        lines.append(labels["djinn_needed"])
     return to_text("\n".join(lines)) or ""
 
 
-def _name(db, script, char_id: str, lang: str) -> str:
+def _name(db: "Database", script: "Script", char_id: str, lang: str) -> str:
     ch = script.get(char_id) or db.characters.get(char_id)
     return ch.name(lang) if ch else char_id
 
 
-def night_text(order, lang: str) -> str:
-    titles = {"first_night": "First night", "other_nights": "Other nights"}
+def night_text(order: NightOrder, db: "Database", lang: str) -> str:
+    """The night order as text, its headings in `lang` (ui.yaml)."""
+    labels = db.ui[lang]["labels"]
     lines = []
     for night in NIGHTS:
-        lines.append(titles[night])
+        lines.append(labels[night])
         for number, row in enumerate(order.rows(night, lang), 1):
             lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
         lines.append("")
     return to_text("\n".join(lines).rstrip()) or ""
 
 
-def order_text(chars, db, lang: str) -> str:
+def order_text(chars: Iterable[Character], db: "Database", lang: str) -> str:
     lines = []
     for team in TEAMS:
         members = [c for c in chars if c.team == team]

@@ -4,11 +4,12 @@ Import-light on purpose: fastjsonschema (verdict) and jsonschema (messages) are 
 the functions that need them, so `show`/`list` never pay for them.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scriptforge.errors import InputError
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
@@ -16,10 +17,12 @@ from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
 from scriptforge.rules.night import missing_from_meta
-from scriptforge.rules.setup import SetupRow, setup_modifiers
+from scriptforge.rules.setup import SetupRow, Shortfall
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.database import Database
+    from scriptforge.script import Script
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -42,7 +45,7 @@ class Report:
     def ok(self) -> bool:
         return not has_errors(self.findings)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "findings": [{"file": self.source, **f.as_dict()} for f in self.findings]}
 
     def selected(self, chosen: Selection) -> "Report":
@@ -50,21 +53,21 @@ class Report:
         return Report(self.source, tuple(chosen.apply(self.findings)), self.analysis)
 
 
-def validate_file(source, db) -> Report:
+def validate_file(source: str | Path, db: "Database") -> Report:
     """Read and check one script file ("-" for stdin); InputError if it is not a script at all."""
     from scriptforge.script import read_script
 
     return validate_script(read_script(source, db), db)
 
 
-def validate_data(data, db, source: str = "<data>") -> Report:
+def validate_data(data: object, db: "Database", source: str = "<data>") -> Report:
     """Check already-parsed JSON; InputError if it is not a non-empty array."""
     from scriptforge.script import script_from_data
 
     return validate_script(script_from_data(data, db, source), db)
 
 
-def validate_script(script, db) -> Report:
+def validate_script(script: "Script", db: "Database") -> Report:
     from scriptforge.analysis import analyse
 
     analysis = analyse(script, db)
@@ -90,25 +93,27 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
 
 
 @cache
-def _schema() -> dict:
-    return json.loads(SCRIPT_SCHEMA.read_text(encoding="utf-8"))
+def _schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(SCRIPT_SCHEMA.read_text(encoding="utf-8"))
+    return schema
 
 
 @cache
-def _fast_item_check():
+def _fast_item_check() -> Callable[[object], object]:
     import fastjsonschema
 
-    return fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
+    check: Callable[[object], object] = fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
+    return check
 
 
 @cache
-def _validator():
+def _validator() -> Any:  # a jsonschema Draft202012Validator
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(_schema())
 
 
-def schema_valid(data) -> bool:
+def schema_valid(data: object) -> bool:
     """The verdict of scriptforge's script schema (the same as the official schema's).
 
     Fast path: the array bounds, then each item. A string can only match the schema's string
@@ -132,17 +137,17 @@ def schema_valid(data) -> bool:
             except fastjsonschema.JsonSchemaException:
                 return False
             except RecursionError:
-                return _validator().is_valid(data)
+                return bool(_validator().is_valid(data))
         else:
             return False
     return True
 
 
-def _pointer(parts) -> str:
+def _pointer(parts: list[Any]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _branch(item) -> int:
+def _branch(item: object) -> int:
     """Which of the four item shapes the author most likely meant (index in the schema's oneOf)."""
     if isinstance(item, str):
         return 1
@@ -155,7 +160,7 @@ def _branch(item) -> int:
     return 1
 
 
-def schema_findings(data) -> list[Finding]:
+def schema_findings(data: object) -> list[Finding]:
     """Schema violations, one finding each; maxLength is left to text-too-long (same verdict)."""
     if schema_valid(data):
         return []
@@ -186,13 +191,13 @@ def schema_findings(data) -> list[Finding]:
     return out
 
 
-def length_findings(data) -> list[Finding]:
+def length_findings(data: object) -> list[Finding]:
     """Texts longer than the official limits (FACTS.md §1.2)."""
     if not isinstance(data, list):
         return []
     out = []
 
-    def check(value, limit, path, field):
+    def check(value: object, limit: int, path: str, field: str) -> None:
         if isinstance(value, str) and len(value) > limit:
             out.append(finding("text-too-long", f"{field} is {len(value)} characters long; the limit is {limit}",
                                path, field=field, length=len(value), limit=limit))
@@ -226,7 +231,7 @@ def length_findings(data) -> list[Finding]:
 # -- counts and setup --------------------------------------------------------------------------
 
 
-def team_counts(script) -> dict[str, int]:
+def team_counts(script: "Script") -> dict[str, int]:
     counts = {team: 0 for team in TEAMS}
     for ch in script.characters:
         counts[ch.team] = counts.get(ch.team, 0) + 1
@@ -238,57 +243,85 @@ def _players_text(players: list[int]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _relevant(mods, team: str) -> list[str]:
-    key = COUNT_KEYS[team]
-    out = []
-    for mod in mods:
-        effect = mod.effect
-        if team == "townsfolk":
-            hit = bool(effect.counts) or effect.bag_token == "townsfolk" or bool(effect.adds) or not effect.demon_token
-        else:
-            hit = key in effect.counts or any(a for a in effect.adds) or (team == "minion" and not effect.demon_token)
-        if hit:
-            out.append(mod.character)
-    return out
-
-
-def count_findings(script, table: Sequence[SetupRow]) -> list[Finding]:
+def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]:
+    """Team counts, and what the setup table's bags (rules.setup) say the script cannot fill."""
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
                    None, **counts)]
-    mods = setup_modifiers(script)
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[str, str, int, int], list[int]] = {}  # (code, team, needed, available) -> players
+    who: dict[tuple[str, str, int, int], set[str]] = {}
     for row in table:
+        too_small = False
         for team in PLAYER_TEAMS:
-            available = counts[team]
             base = 1 if team == "demon" else row.base[COUNT_KEYS[team]]
-            lo, hi = row.demand[team]
-            if base > available:
-                groups.setdefault(("team-too-small", team, base), []).append(row.players)
-            elif lo > available:
-                groups.setdefault(("setup-impossible", team, lo), []).append(row.players)
-            elif hi > available:
-                groups.setdefault(("setup-shortfall", team, hi), []).append(row.players)
-    for (code, team, needed), players in groups.items():
-        available = counts[team]
+            if base > counts[team]:
+                groups.setdefault(("team-too-small", team, base, counts[team]), []).append(row.players)
+                too_small = True
+        if not row.feasible:
+            if not too_small:  # the base fits every team, yet no bag does
+                gap = min(row.shortfalls, default=None, key=lambda s: (
+                    s.needed <= row.base[COUNT_KEYS[s.team]], s.needed - s.available, s.team))  # setup-made first
+                team, needed, available = (gap.team, gap.needed, gap.available) if gap else ("demon", 1, counts["demon"])
+                groups.setdefault(("setup-impossible", team, needed, available), []).append(row.players)
+            continue
+        for char_id, gap in _unusable(row).items():
+            key: tuple[str, str, int, int] = ("setup-shortfall", gap.team, gap.needed, gap.available)
+            if row.players not in groups.setdefault(key, []):
+                groups[key].append(row.players)
+            who.setdefault(key, set()).add(char_id)
+    order = {c.id: i for i, c in enumerate(script.characters)}
+    for key, players in groups.items():
+        code, team, needed, available = key
         plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
         at = f"at {_players_text(players)} players"
-        data = {"team": team, "players": players, "needed": needed, "available": available}
+        data: dict[str, Any] = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":
             message = f"{needed} {plural} are needed {at} but the script has {available}"
+        elif code == "setup-impossible":
+            message = (f"no bag can be filled {at}: at least {needed} {plural} are needed but the script "
+                       f"has {available}")
         else:
-            who = _relevant(mods, team)
-            data["characters"] = who
-            by = f" ({', '.join(who)})" if who else ""
-            if code == "setup-impossible":
-                message = f"at least {needed} {plural} are needed {at}{by} but the script has {available}"
-            else:
-                message = f"up to {needed} {plural} can be needed {at}{by} but the script has {available}"
+            names = sorted(who[key], key=lambda i: order.get(i, len(order)))
+            data["characters"] = names
+            message = (f"{', '.join(names)} cannot be in play {at}: every such bag needs {needed} {plural} "
+                       f"but only {available} of the script's can be in it")
         out.append(finding(code, message, None, **data))
+    return out + unmodelled_findings(script)
+
+
+def _unusable(row: SetupRow) -> dict[str, Shortfall]:
+    """The setup characters that are in no bag the script can fill at this count, each with the
+    bag that came closest. Only shortages the setup characters make count: a bag short of what
+    the base itself asks for is not their doing."""
+    usable = {i for bag in row.bags for i in bag.in_play}
+    out: dict[str, Shortfall] = {}
+    for gap in row.shortfalls:
+        if gap.needed <= row.base[COUNT_KEYS[gap.team]]:
+            continue
+        for char_id in gap.bag.in_play:
+            seen = out.get(char_id)
+            if char_id not in usable and (seen is None or (len(gap.bag.in_play), gap.needed - gap.available)
+                                          < (len(seen.bag.in_play), seen.needed - seen.available)):
+                out[char_id] = gap
     return out
 
 
-def companion_findings(script) -> list[Finding]:
+def unmodelled_findings(script: "Script") -> list[Finding]:
+    """Setup effects the counts leave out (a clause already reported when the script was read is
+    not reported again)."""
+    told = {f.data.get("character") for f in script.problems if f.code == "setup-bracket-unknown"}
+    out = []
+    for ch in script.characters:
+        if ch.setup is None or not ch.setup.unmodelled or ch.id in told:
+            continue
+        clauses = "; ".join(ch.setup.unmodelled)
+        out.append(finding("setup-unmodelled", f"'{ch.id}': its setup effect is not counted ({short(clauses)}); "
+                                               f"check the setup table by hand", script.paths.get(ch.id),
+                           character=ch.id, clauses=list(ch.setup.unmodelled)))
+    return out
+
+
+def companion_findings(script: "Script") -> list[Finding]:
     out = []
     for ch in script.characters:
         if ch.setup is None:
