@@ -154,7 +154,7 @@ class Renderer:
         self._font_config_bundled_only = False
         self._system_font_config: Any = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
-        self._font_data_urls: dict[str, str] | None  # font file name -> data: URL = None
+        self._font_data_urls: dict[str, str] | None = None  # font file name -> data: URL
         self._stylesheet = None
 
     # -- fetching -------------------------------------------------------------------------
