@@ -42,7 +42,7 @@ BASE_PX = 12.0  # 1rem at 100 % (9 pt, templates/_base.html.j2) in the CSS px pd
 USED_MIN = 0.25
 SMALLEST = 0.7  # the renderer's smallest text size (SHRINK_STEPS)
 FOOTER = re.compile(r"^\s*\d+\s*/\s*\d+\s*$")
-WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 
 
 @dataclass
@@ -80,7 +80,8 @@ def run(args: list[str], **kw) -> subprocess.CompletedProcess:
 
 
 def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int, bool]:
-    """(every word of the texts printed, the Latin words a Korean page may show, fallback count,
+    """(every word of the texts printed, the Latin words a Korean page may show: those of the
+    script's names and texts as the sheet holds them, not of its labels, the fallback count, and
     whether the script's own text has characters the bundled fonts lack: then the renderer warns
     and a system font prints them, which is not a defect of the sheet)."""
     from scriptforge.analysis import analyse
@@ -89,26 +90,15 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     from scriptforge.script import read_script
 
     view = make_view(analyse(read_script(script, db), db), lang, "a4", back=True, night=True)
-    words = set(WORD.findall(view.all_text()))
-    allowed: set[str] = set()
-    fallback = 0
     rows = [c for t in (*view.teams, *view.extra_teams) for c in t.characters]
-    for row in rows:
-        allowed.update(WORD.findall(row.second_name or ""))
-        if row.fallback or (lang != "en" and not re.search("[가-힣]", row.ability)):
-            fallback += 1
-            allowed.update(WORD.findall(f"{row.name} {row.ability}"))
-        else:
-            allowed.update(WORD.findall(row.ability))  # Latin inside a Korean text (e.g. 'X' tokens)
-    for night in view.nights:
-        for step in night.steps:
-            allowed.update(WORD.findall(f"{step.name} {step.second_name or ''}"))
-            if not re.search("[가-힣]", step.text):
-                allowed.update(WORD.findall(step.text))
-    for jinx in view.jinxes:
-        if not re.search("[가-힣]", jinx.text):
-            allowed.update(WORD.findall(jinx.text))
-    allowed.update(WORD.findall(view.title + " " + (view.author or "")))
+    texts = [view.title, view.author or ""]
+    texts += [f"{r.name} {r.second_name or ''} {r.ability}" for r in rows]
+    texts += [f"{s.name} {s.second_name or ''} {s.text}" for n in view.nights for s in n.steps]
+    texts += [j.text for j in view.jinxes]
+    allowed = {w for text in texts for w in WORD.findall(text)}
+    labels = [str(v) for v in view.labels.values() if isinstance(v, str)] + [view.footnote or "", view.djinn_note or ""]
+    words = allowed | {w for text in labels for w in WORD.findall(text)}
+    fallback = sum(1 for r in rows if r.fallback or (lang != "en" and not re.search("[가-힣]", r.ability)))
     return words, allowed, fallback, bool(missing_glyphs(view.all_text()))
 
 
@@ -205,6 +195,7 @@ def main() -> int:
     parser.add_argument("--almanacs", type=int, default=12, help="How many scripts also get an almanac.")
     parser.add_argument("--keep", type=Path, help="Keep the PDFs in this folder.")
     parser.add_argument("--only", help="Only scripts whose stem contains this.")
+    parser.add_argument("--reuse", action="store_true", help="Measure the PDFs already in --keep, render none.")
     parser.add_argument("--parts", default="sheets,almanacs,games", help="Which outputs (comma-separated).")
     args = parser.parse_args()
     if not (SHARED / "official" / "roles.json").is_file():
@@ -224,10 +215,11 @@ def main() -> int:
             return 1
     scripts = [s for s in corpus() if not args.only or args.only in s[0]][: args.limit]
     inputs = work / "scripts"
-    shutil.rmtree(inputs, ignore_errors=True)
-    inputs.mkdir()
-    for stem, path in scripts:
-        shutil.copyfile(path, inputs / f"{stem}.json")
+    if not args.reuse:
+        shutil.rmtree(inputs, ignore_errors=True)
+        inputs.mkdir()
+        for stem, path in scripts:
+            shutil.copyfile(path, inputs / f"{stem}.json")
 
     from scriptforge.database import load_database
 
@@ -241,12 +233,13 @@ def main() -> int:
         texts = texts_by_lang[lang]
         for paper in ("a4", "letter"):
             out = work / f"{lang}-{paper}"
-            shutil.rmtree(out, ignore_errors=True)
             t = time.monotonic()
-            done = run(["build", str(inputs), "-o", f"{out}/", "--lang", lang, "--paper", paper, "--back", "--night",
-                        "--jobs", str(args.jobs), "--pack", str(pack), "--skip-unknown"])
-            if done.returncode:
-                failures.append(f"build {lang} {paper}: {done.stderr.strip().splitlines()[-1:]}")
+            if not (args.reuse and out.is_dir()):
+                shutil.rmtree(out, ignore_errors=True)
+                done = run(["build", str(inputs), "-o", f"{out}/", "--lang", lang, "--paper", paper, "--back",
+                            "--night", "--jobs", str(args.jobs), "--pack", str(pack), "--skip-unknown"])
+                if done.returncode:
+                    failures.append(f"build {lang} {paper}: {done.stderr.strip().splitlines()[-1:]}")
             measured = []
             for stem, _ in scripts:
                 pdf = out / f"{stem}.pdf"
@@ -268,6 +261,9 @@ def main() -> int:
             measured = []
             for stem, _ in scripts[: args.almanacs]:
                 pdf = work / f"almanac-{stem}-{lang}-{paper}.pdf"
+                if args.reuse and pdf.is_file():
+                    measured.append(measure(pdf, texts_by_lang[lang][stem][0]))
+                    continue
                 done = run(["almanac", str(inputs / f"{stem}.json"), "-o", str(pdf), "--lang", lang,
                             "--paper", paper, "--pack", str(pack), "--skip-unknown"])
                 if done.returncode:
