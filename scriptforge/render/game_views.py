@@ -86,7 +86,6 @@ class SequenceView:
     title: str
     note: str | None
     steps: list[StepRow]
-    new_page: bool = False
 
 
 @dataclass
@@ -167,8 +166,6 @@ def game_view(gdb: GameDatabase, sheet_lang: str = "ko", paper: str = "a4", *, s
             if previous is not None and _same_steps(previous, row) and ordered[i - 1].script == seq.script:
                 previous.title = labels["every_night"]  # the first night and the others are alike: once
                 continue
-            # a new page where the moderator's script gives way to the town crier's (Salem)
-            row.new_page = i > 0 and seq.script != ordered[i - 1].script
             view.sequences.append(row)
     if sheet or night:
         view.name_column = _name_column(view)
