@@ -9,8 +9,46 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
+from scriptforge.model import TEAMS
 
-LANG = click.Choice(["ko", "en"])
+class LanguageChoice(click.ParamType):
+    """A language code of the registry (data/languages.json); with `pairs`, also two joined by
+    `+` (ko+en: the first language's texts with the second's beside them)."""
+
+    name = "lang"
+
+    def __init__(self, pairs: bool = False):
+        self.pairs = pairs
+
+    def get_metavar(self, param, ctx=None):
+        from scriptforge.languages import codes, default
+
+        return "[" + "|".join([*codes(), *([default("pair")] if self.pairs else [])]) + "]"
+
+    def convert(self, value, param, ctx):
+        from scriptforge.languages import codes, default, is_known
+
+        if is_known(value) and (self.pairs or "+" not in value):
+            return value
+        pair = f", or two joined by '+' ({default('pair')})" if self.pairs else ""
+        self.fail(f"'{value}' is not one of {', '.join(codes())}{pair}", param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+        from scriptforge.languages import codes, default
+
+        return [CompletionItem(c) for c in [*codes(), *([default("pair")] if self.pairs else [])]
+                if c.startswith(incomplete)]
+
+
+LANG = LanguageChoice()
+LANGS = LanguageChoice(pairs=True)
+
+
+def _default(kind: str) -> str:
+    from scriptforge.languages import default
+
+    return default(kind)
 
 
 def _fail_cleanly(command):
@@ -140,9 +178,9 @@ def main(debug):
 
 
 @main.command("list")
-@click.option("--team", type=click.Choice(["townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric"]))
+@click.option("--team", type=click.Choice(TEAMS))
 @click.option("--edition", help="Edition id, e.g. tb, bmr, snv, carousel, fabled, homebrew.")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @game_option
 @format_option
 @_fail_cleanly
@@ -171,7 +209,8 @@ def list_command(team, edition, lang, game, fmt):
 
 @main.command()
 @click.argument("name", shell_complete=_complete_character)
-@click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
+              help="One language, or two joined by '+' (ko+en) to show both.")
 @game_option
 @format_option
 @_fail_cleanly
@@ -203,7 +242,8 @@ def show(name, lang, game, fmt):
 
 @main.command()
 @click.argument("text")
-@click.option("--lang", type=click.Choice(["ko", "en", "both"]), default="both", show_default=True)
+@click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
+              help="One language, or two joined by '+' (ko+en) to show both.")
 @format_option
 @_fail_cleanly
 def search(text, lang, fmt):
@@ -285,15 +325,14 @@ def import_almanac(file, lang, out_dir, script_path, name):
     Example:
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
-    from scriptforge.fileio import atomic_write_text, dump_json
     from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
-    almanac = read_almanac(file, lang, db.glossary[lang])
-    written = write_almanac(almanac, out_dir or Path("imported") / lang)
+    almanac = read_almanac(file, lang, db.glossary.get(lang, []))
+    script = (script_path, script_from_almanac(almanac, db, name)) if script_path else None
+    written = write_almanac(almanac, out_dir or Path("imported") / lang, script)
     click.echo(f"{len(written)} characters written to {(out_dir or Path('imported') / lang) / 'characters'}")
     if script_path:
-        atomic_write_text(script_path, dump_json(script_from_almanac(almanac, db, name)))
         click.echo(f"script written to {script_path}")
 
 
@@ -369,7 +408,7 @@ def validate(scripts, fmt):
 @click.option("--players", type=click.IntRange(5, 15), help="One player count (5-15), with its bags; default: all.")
 @click.option("--travellers", type=click.IntRange(0, 20), default=0,
               help="Travellers at the table as well (printed; they are not in the bag).")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -396,7 +435,7 @@ def setup(script, players, travellers, lang, fmt):
 
 @main.command()
 @click.argument("script")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -420,7 +459,7 @@ def jinxes(script, lang, fmt):
 @main.command()
 @click.argument("script")
 @click.option("--players", type=click.IntRange(5, 20), help="Player count; below 7, no Minion and Demon info.")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -447,7 +486,7 @@ def night(script, players, lang, fmt):
 @main.command()
 @click.argument("script")
 @click.option("--keep-order", is_flag=True, help="Keep the author's order instead of the sheet order.")
-@click.option("--lang", type=LANG, default="en", show_default=True)
+@click.option("--lang", type=LANG, default=_default("text"), show_default=True)
 @format_option
 @homebrew_option
 @skip_unknown_option
@@ -497,7 +536,7 @@ def render_options(command):
         click.option("-o", "--output", "out", type=click.Path(),
                      help="Output file ('-': standard output); a folder if it ends in / or several scripts "
                           "are given. Default: the script's file name with the format's suffix, here."),
-        click.option("--lang", type=click.Choice(["ko", "en", "ko+en"]), default="ko", show_default=True,
+        click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
                      help="ko+en: Korean texts with each English name small beside it."),
         click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True),
         click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]),
@@ -529,6 +568,7 @@ def _echo_written(written, pages, out) -> None:
 
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
+    from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.pipeline import build_all, can_fork, script_files
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import FORMATS, Renderer
@@ -550,9 +590,15 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     else:
         results = build_all(files, db, renderer, **options)
     for result in results:
+        if isinstance(result, Failure):
+            continue
         for warning in result.warnings:
             click.echo(f"Warning: {result.script}: {warning}", err=True)
         _echo_written(result.written, result.pages, out)
+    for line in failure_lines(results):
+        click.echo(line, err=True)
+    if exit_code(results):
+        sys.exit(exit_code(results))
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
@@ -578,7 +624,8 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 70%,
-    and a warning says so; a sheet that still does not fit is never clipped.
+    and a warning says so; a sheet that still does not fit is never clipped. In a batch every
+    script is tried; the failures are listed at the end, one line each, and the exit code is 1.
 
     \b
     Example:
@@ -679,7 +726,7 @@ def add(script, characters, lang):
 @findings_options
 @_fail_cleanly
 def remove(script, characters):
-    """Remove characters from a script (and from its _meta night lists).
+    """Remove characters from a script: every copy of each (and from its _meta night lists).
 
     \b
     Example:
@@ -798,8 +845,8 @@ def l10n_status(game, fmt):
 
 @l10n.command("diff")
 @click.argument("ids", nargs=-1)
-@click.option("--from", "source", type=LANG, default="en", show_default=True, help="Source language.")
-@click.option("--to", "target", type=LANG, default="ko", show_default=True, help="Translation language.")
+@click.option("--from", "source", type=LANG, default=_default("text"), show_default=True, help="Source language.")
+@click.option("--to", "target", type=LANG, default=_default("sheet"), show_default=True, help="Translation language.")
 @click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Compare our --to texts with a translation file in the official layout instead.")
 @l10n_game_option
@@ -857,7 +904,7 @@ def l10n_check(lang, game, fmt):
 
     chosen = _selection("l10n")
     db, games = _l10n_selection(game)
-    findings = run_checks(db, (lang,) if lang else ("en", "ko"), ignore=chosen.ignore, select=chosen.select,
+    findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
@@ -887,10 +934,10 @@ def l10n_confirm(id_, field, lang, all_):
         scriptforge l10n confirm imp ability --lang ko
         scriptforge l10n confirm --all
     """
-    from scriptforge.l10n.provenance import confirm_command
+    from scriptforge.l10n.provenance import confirm_command, editing_data
 
-    db = _db()
-    written, count = confirm_command(db, id_, field, lang, all_)
+    with editing_data(_db) as db:
+        written, count = confirm_command(db, id_, field, lang, all_)
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{count} text(s) confirmed; {len(written)} file(s) written")
@@ -933,8 +980,10 @@ def l10n_import(file, lang):
         scriptforge l10n import en.po
     """
     from scriptforge.l10n.po import import_po
+    from scriptforge.l10n.provenance import editing_data
 
-    lang, changes, written = import_po(_db(), file, lang)
+    with editing_data(_db) as db:
+        lang, changes, written = import_po(db, file, lang)
     for path in written:
         click.echo(f"{path}")
     click.echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
@@ -1004,7 +1053,7 @@ def pack_update(from_dir, langs, url, translations_url, timeout):
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
-    result = update_pack(langs=langs or ("ko",), from_dir=from_dir, url=url or OFFICIAL_URL,
+    result = update_pack(langs=langs or (_default("sheet"),), from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
                          progress=lambda line: click.echo(line, err=True))
     for warning in result.build.warnings:
@@ -1065,7 +1114,7 @@ def pack_diff(old, new, lang, fmt):
 
 @main.command("export")
 @click.argument("script")
-@click.option("--lang", type=LANG, default="ko", show_default=True)
+@click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
@@ -1082,8 +1131,10 @@ def export_command(script, lang, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
-    from scriptforge.fileio import atomic_write_text, dump_json
+    from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
 
+    if out:
+        refuse_to_overwrite([out], [script])
     db = _db()
     result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:
@@ -1113,7 +1164,7 @@ def _add_pack_option(group):
 @click.option("-o", "--output", "out", type=click.Path(),
               help="Output file ('-': standard output; a folder if it ends in /). "
                    "Default: <script>-almanac.pdf (or .html) in the current folder.")
-@click.option("--lang", type=click.Choice(["ko", "en", "ko+en"]), default="ko", show_default=True,
+@click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
               help="ko+en: Korean texts with each English name beside the Korean one.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html"]),

@@ -12,9 +12,11 @@ from typing import Any
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts
-from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
-from scriptforge.fileio import atomic_write_bytes
+from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
+from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
+from scriptforge.languages import get as get_language
+from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
+from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
@@ -33,6 +35,7 @@ class Database:
     ui: dict[str, dict[str, Any]]  # lang -> ui.yaml contents
     glossary: dict[str, list[dict[str, Any]]]  # lang -> terms
     data_dir: Path
+    languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> text unit ("imp.ability", "imp.first_night_reminder", "step.dusk.name", "reminder.safe",
     # "jinx.widow-damsel", "ui.teams.minion.name") -> (source lang, hash of the source text it was
     # translated from); see scriptforge/l10n/provenance.py
@@ -82,7 +85,7 @@ class Database:
         if len(found) == 1:
             return found[0]
         if found:
-            names = ", ".join(f"{c.id} ({c.name('en')})" for c in found)
+            names = ", ".join(f"{c.id} ({c.name(official())})" for c in found)
             raise NotFoundError(f"'{name}' is ambiguous: it names {names}")
         hint = self.suggest(name)
         message = f"no character named '{name}'"
@@ -95,12 +98,12 @@ class Database:
         for key in matches:
             for char_id in sorted(self._index[key]):
                 ch = self.characters[char_id]
-                label = ch.name("ko") if re.search(r"[가-힣]", name) else ch.name("en")
+                label = ch.name(detect(name, self.languages))
                 if label not in out:
                     out.append(label)
         return out[:limit]
 
-    def search(self, text: str, langs: Iterable[str] = LANGUAGES) -> list[Character]:
+    def search(self, text: str, langs: Iterable[str] | None = None) -> list[Character]:
         """Characters whose id, name, alias or ability contains `text` (case-insensitive)."""
         needle = text.casefold()
         loose = name_key(text)
@@ -111,7 +114,7 @@ class Database:
                 hits.append(ch)
                 continue
             haystack = [ch.id, *ch.aliases]
-            for lang in langs:
+            for lang in langs or self.languages:
                 t = ch.text(lang)
                 if t:
                     haystack += [t.name, t.ability, *t.aliases]
@@ -144,7 +147,45 @@ class Database:
         return [j for j in self.jinxes if char_id in j.characters]
 
     def team_name(self, team: str, lang: str, plural: bool = False) -> str:
-        return str(self.ui[lang]["teams"][team]["plural" if plural else "name"])
+        return str(self.word(lang, "teams", team, "plural" if plural else "name") or team)
+
+    def reminder_label(self, token: str, lang: str) -> str:
+        """A reminder token's label in `lang`, else along the fallbacks; a token without any is its own label."""
+        return pick_text({code: table[token] for code, table in self.reminder_labels.items() if token in table},
+                         lang) or token
+
+    def labels(self, lang: str) -> dict[str, str]:
+        """The `labels` of ui.yaml in `lang` (each along the fallbacks), `fallback_language` filled in
+        with the language most fallbacks come from."""
+        keys = dict.fromkeys(key for ui in self.ui.values() for key in ui.get("labels", {}))
+        labels = {key: str(self.word(lang, "labels", key)) for key in keys}
+        labels["fallback_language"] = self.fallback_label(lang, translation_source(lang, self.languages) or lang)
+        return labels
+
+    def fallback_label(self, lang: str, source: str) -> str:
+        """The mark of a text printed in `source` because `lang` has none ("Korean text (no English yet)")."""
+        return str(self.word(lang, "labels", "fallback_language") or "").format(
+            source=self.language_name(source, lang), target=self.language_name(lang, lang))
+
+    def language_name(self, code: str, lang: str) -> str:
+        """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""
+        return str(self.word(lang, "languages", code) or get_language(code).name)
+
+    def word_table(self, lang: str, *path: str) -> dict[str, Any]:
+        """A section of ui.yaml (`word_table(lang, "editions")`) along the fallbacks; {} where there is none."""
+        node = self.word(lang, *path)
+        return node if isinstance(node, dict) else {}
+
+    def word(self, lang: str, *path: str) -> object:
+        """An interface word of ui.yaml (`word("de", "labels", "setup")`) in `lang`, else along the
+        registry's fallbacks (a pack may bring a language's texts without its interface words)."""
+        for code in fallback_chain(lang):
+            node: object = self.ui.get(code)
+            for step in path:
+                node = node.get(step) if isinstance(node, dict) else None
+            if node is not None:
+                return node
+        return None
 
 
 def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> Database:
@@ -155,7 +196,14 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     every data file, schema and loader module: the same bytes always get the same verdict, so
     only a change (or a new version) pays for parsing and validating again.
     """
-    key = _content_key([Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)])
+    roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    for root in roots:
+        try:
+            finish_journal(root)
+        except OSError as exc:
+            raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
+                            where=str(root)) from None
+    key = _content_key(roots)
     cached = cache_dir("database") / f"{key}.pickle"
     try:
         db: Database = pickle.loads(cached.read_bytes())
@@ -167,7 +215,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
         more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
-        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except OSError:
         pass  # a read-only home only costs speed
     return checked
@@ -175,8 +223,8 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
 
 def _content_key(roots: list[Path]) -> str:
     digest = hashlib.sha256()
-    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "names.py"))]
-    files = [*code, *sorted(SCHEMAS_DIR.glob("*.json"))]
+    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "names.py", "languages.py"))]
+    files = [*code, REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     for root in roots:
         files += sorted(root.rglob("*.yaml"))
     for path in files:
@@ -202,7 +250,22 @@ class _Loader(ProblemCollector):
     def __init__(self, root: Path) -> None:
         super().__init__()
         self.root = root
-        self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in LANGUAGES}
+        self.languages = self._languages()
+        self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in self.languages}
+
+    def _languages(self) -> tuple[str, ...]:
+        """The registry's languages that have a folder of texts."""
+        return tuple(code for code in codes() if (self.root / code).is_dir())
+
+    def _lang_file(self, lang: str, name: str, schema: str) -> Any:
+        """A language's file: required of the languages of the built-in data; a language only a
+        pack brings may leave it out (its texts then fall back, see `languages.fallback_chain`)."""
+        if not (self.root / lang).is_dir() and not self._has(f"{lang}/{name}"):
+            return None
+        return self._read(self.root / lang / name, schema)
+
+    def _has(self, rel: str) -> bool:
+        return (self.root / rel).exists()
 
     def _provenance(self, lang: str, data: object, unit: Callable[[str], str]) -> None:
         """Record a file's `translated_from` block (removed from `data`) under text-unit keys."""
@@ -222,9 +285,9 @@ class _Loader(ProblemCollector):
                 self._problem(facts_path, f"record '{rec['id']}': duplicate id", ["characters", i, "id"])
             records[rec["id"]] = rec
 
-        texts = {lang: self._load_texts(lang, records) for lang in LANGUAGES}
+        texts = {lang: self._load_texts(lang, records) for lang in self.languages}
         night = self._read(self.root / "night.yaml", "night") or {"first_night": [], "other_nights": []}
-        night_texts = {lang: self._read(self.root / lang / "night.yaml", "night_texts") for lang in LANGUAGES}
+        night_texts = {lang: self._lang_file(lang, "night.yaml", "night_texts") for lang in self.languages}
         for lang, nt in night_texts.items():
             if nt:
                 self._provenance(lang, nt, _night_unit)
@@ -233,7 +296,7 @@ class _Loader(ProblemCollector):
         characters = {}
         for char_id, rec in records.items():
             per_lang = {}
-            for lang in LANGUAGES:
+            for lang in self.languages:
                 t = texts[lang].get(char_id)
                 if t is None:
                     continue
@@ -248,6 +311,7 @@ class _Loader(ProblemCollector):
                     examples=tuple(t.get("examples", ())),
                     first_night_reminder=nt.get("first_night", {}).get(char_id),
                     other_night_reminder=nt.get("other_nights", {}).get(char_id),
+                    translated_from=self.provenance[lang].get(f"{char_id}.ability", (None,))[0],
                 )
             if not per_lang:
                 self._problem(facts_path, f"record '{char_id}': no texts in any language",
@@ -266,15 +330,15 @@ class _Loader(ProblemCollector):
             )
 
         jinxes = self._load_jinxes(records)
-        labels = {lang: self._read(self.root / lang / "reminders.yaml", "reminders") or {} for lang in LANGUAGES}
+        labels = {lang: self._lang_file(lang, "reminders.yaml", "reminders") or {} for lang in self.languages}
         for lang, table in labels.items():
             self._provenance(lang, table, lambda k: f"reminder.{k}")
         self._check_labels(records, labels)
-        ui = {lang: self._read(self.root / lang / "ui.yaml", "ui") or {} for lang in LANGUAGES}
+        ui = {lang: self._lang_file(lang, "ui.yaml", "ui") or {} for lang in self.languages}
         for lang, words in ui.items():
             self._provenance(lang, words, lambda k: f"ui.{k}")
         glossary = {}
-        for lang in LANGUAGES:
+        for lang in self.languages:
             path = self.root / lang / "glossary.yaml"
             glossary[lang] = (self._read(path, "glossary") or {"terms": []})["terms"] if path.exists() else []
         setup = self._read(self.root / "setup.yaml", "setup") or {"players": {}}
@@ -301,6 +365,7 @@ class _Loader(ProblemCollector):
             ui=ui,
             glossary=glossary,
             data_dir=self.root,
+            languages=self.languages,
             provenance=self.provenance,
             setup_without_bracket=setup.get("without_bracket", {}),
         )
@@ -341,7 +406,7 @@ class _Loader(ProblemCollector):
     def _load_jinxes(self, records: dict[str, Any]) -> tuple[Jinx, ...]:
         path = self.root / "jinxes.yaml"
         pairs = (self._read(path, "jinxes") or {"jinxes": []})["jinxes"]
-        texts = {lang: self._read(self.root / lang / "jinxes.yaml", "jinx_texts") or {} for lang in LANGUAGES}
+        texts = {lang: self._lang_file(lang, "jinxes.yaml", "jinx_texts") or {} for lang in self.languages}
         for lang, t in texts.items():
             self._provenance(lang, t, lambda k: f"jinx.{k}")
         out = []
@@ -395,10 +460,16 @@ class _LayeredLoader(_Loader):
     """
 
     def __init__(self, root: Path, packs: Sequence[str | Path]) -> None:
-        super().__init__(root)
         self.layers = [(root, "scriptforge"), *((Path(p), pack_name(Path(p))) for p in packs)]
+        super().__init__(root)
         self.origin: dict[str, str] = {}
         self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
+
+    def _languages(self) -> tuple[str, ...]:
+        return tuple(code for code in codes() if any((layer / code).is_dir() for layer, _ in self.layers))
+
+    def _has(self, rel: str) -> bool:
+        return any((layer / rel).exists() for layer, _ in self.layers)
 
     def _text_files(self, lang: str) -> list[Path]:
         ids = {p.stem for layer, _ in self.layers for p in (layer / lang / "characters").glob("*.yaml")}

@@ -55,7 +55,7 @@ def _validator(schema_name: str):
     except OSError:
         code = fastjsonschema.compile_to_code(json.loads(text))
         try:
-            atomic_write_text(cached, code)
+            atomic_write_text(cached, code, durable=False)
         except OSError:
             pass  # a read-only home only costs speed
     namespace: dict = {}

@@ -3,19 +3,25 @@
 A script file is read whole and checked before anything is touched (a file that is not a script
 raises InputError); every name is resolved before the first change, so a bad name changes
 nothing; the result keeps the file's entry style (plain ids or `{"id"}` objects), key order and
-indent, and is written atomically. Each change returns a `Change`: what changed and how the
-script's analysis moved (team counts, jinxes, Djinn, validate findings that appeared or went).
+indent, and is written atomically (through a symlink, keeping the file's permissions). The whole
+read-change-write holds the script's lock, so edits made at once wait for each other and none is
+lost. Each change returns a `Change`: what changed and how the script's analysis moved (team
+counts, jinxes, Djinn, validate findings that appeared or went).
 """
 
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+import functools
 import json
 from pathlib import Path
 import re
 from typing import Any
 
 from scriptforge.database import Database
+from scriptforge.languages import official
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
-from scriptforge.fileio import atomic_write_text
+from scriptforge.fileio import atomic_write_text, locked
 from scriptforge.analysis import Analysis, analyse
 from scriptforge.rules.findings import Selection, count
 from scriptforge.script import Script, read_script, script_from_data
@@ -143,11 +149,11 @@ def _jinx_labels(analysis: Analysis) -> tuple[dict, bool]:
 
 def _name(script: Script, char_id: str) -> str:
     ch = script.get(char_id)
-    return ch.name("en") if ch else char_id
+    return ch.name(official()) if ch else char_id
 
 
 def _label(ch) -> str:
-    return f"{ch.name('en')} ({ch.id})"
+    return f"{ch.name(official())} ({ch.id})"
 
 
 def _finish(sf: ScriptFile, db: Database, before: Script | None, done: list, notes: list) -> Change:
@@ -164,6 +170,23 @@ def _finish(sf: ScriptFile, db: Database, before: Script | None, done: list, not
 # -- the four commands ---------------------------------------------------------------------------
 
 
+def _holding_the_lock(edit: Callable[..., Change]) -> Callable[..., Change]:
+    """Run a whole read-change-write with the script file's lock held (see fileio.locked)."""
+
+    @functools.wraps(edit)
+    def run(path, *args, **kwargs) -> Change:
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(locked(path))
+            except OSError as exc:
+                raise ScriptforgeError(f"cannot lock the script for writing: {exc.strerror or exc}; "
+                                       "the file is unchanged", where=str(path)) from None
+            return edit(path, *args, **kwargs)
+
+    return run
+
+
+@_holding_the_lock
 def new_script(path, db: Database, name: str, author: str | None = None, characters=(), *,
                lang: str | None = None, force: bool = False) -> Change:
     """Create a script file: `_meta` first, then the characters as plain id strings."""
@@ -180,6 +203,7 @@ def new_script(path, db: Database, name: str, author: str | None = None, charact
     return _finish(sf, db, None, [f"created '{name}'"] + done, notes)
 
 
+@_holding_the_lock
 def add_characters(path, db: Database, names, *, lang: str | None = None) -> Change:
     """Add characters (names in any spelling or language, or homebrew YAML files) to a script."""
     sf, script = open_script(path, db)
@@ -192,20 +216,22 @@ def add_characters(path, db: Database, names, *, lang: str | None = None) -> Cha
     return _finish(sf, db, script, done, notes)
 
 
+@_holding_the_lock
 def remove_characters(path, db: Database, names) -> Change:
     """Remove characters from a script (and from its _meta night lists)."""
     sf, script = open_script(path, db)
     drop: dict[int, str] = {}
-    notes = []
+    done, notes = [], []
     for name in names:
         ch = script.find(name) or script.get(db.resolve(name).id)
         if ch is None:
             raise NotFoundError(f"'{name}' is not on the script; nothing was changed", where=str(sf.path))
-        index = int(script.paths[ch.id].lstrip("/"))
-        if index in drop:
+        if ch.id in drop.values():
             notes.append(f"{_label(ch)} was named twice")
-        drop[index] = ch.id
-    done = [f"removed {_label(script.get(cid))}" for cid in drop.values()]
+            continue
+        copies = _entry_indexes(script, ch.id)
+        drop.update(dict.fromkeys(copies, ch.id))
+        done.append(f"removed {_label(ch)}" + (f" ({len(copies)} copies)" if len(copies) > 1 else ""))
     sf.data = [e for i, e in enumerate(sf.data) if i not in drop]
     meta = sf.meta()
     gone = set(drop.values())
@@ -215,6 +241,14 @@ def remove_characters(path, db: Database, names) -> Change:
     return _finish(sf, db, script, done, notes)
 
 
+def _entry_indexes(script: Script, char_id: str) -> list[int]:
+    """Where a character is listed: its entry and every duplicate of it (each a finding)."""
+    pointers = [script.paths[char_id]] + [f.path for f in script.problems
+                                          if f.code == "duplicate-character" and f.data.get("id") == char_id and f.path]
+    return [int(pointer.lstrip("/")) for pointer in pointers]
+
+
+@_holding_the_lock
 def set_meta(path, db: Database, **values) -> Change:
     """Set `_meta` keys (name, author, logo, almanac, bootlegger); an empty value removes the key."""
     sf, script = open_script(path, db)

@@ -15,11 +15,11 @@ Salem's table of tryal cards by player count was an image the seed lost.
 from dataclasses import dataclass, field
 import difflib
 from pathlib import Path
-import re
 
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
-from scriptforge.names import LANGUAGES, name_key
+from scriptforge.languages import detect, official, present, translation_source
+from scriptforge.names import name_key
 from scriptforge.paths import DATA_DIR
 
 #: The rule sets the database holds; ``botc`` is the character database of scriptforge.database.
@@ -169,6 +169,7 @@ class GameDatabase:
     ui: dict[str, dict]  # lang -> data/games/<lang>/ui.yaml
     data_dir: Path
     missing: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
     glossary: dict[str, list[dict]] = field(default_factory=dict)
     _index: dict = field(default_factory=dict, repr=False, compare=False)
@@ -210,20 +211,27 @@ class GameDatabase:
         ids = self._index.get(name_key(name), [])
         return sorted((self.item(i) for i in ids), key=lambda x: not isinstance(x, Role))
 
+    def require(self, *langs: str) -> None:
+        """An InputError unless the game has texts in every one of `langs` (its data has no fallbacks)."""
+        for lang in langs:
+            if lang not in self.languages:
+                raise InputError(f"--lang {lang}: {self.name(official())} has texts in "
+                                 f"{', '.join(self.languages)} only")
+
     def resolve(self, name: str) -> Role | Step:
         found = self.find(name)
         if found and (len(found) == 1 or isinstance(found[0], Role) and not isinstance(found[1], Role)):
             return found[0]
-        label = self.name("en")
+        label = self.name(official())
         if found:
-            names = ", ".join(f"{x.id} ({x.name('en')})" for x in found)
+            names = ", ".join(f"{x.id} ({x.name(official())})" for x in found)
             raise NotFoundError(f"'{name}' is ambiguous in {label}: it names {names}")
         hint = self.suggest(name)
         raise NotFoundError(f"no role, card or step named '{name}' in {label}"
                             + (f"; did you mean {', '.join(hint)}?" if hint else ""))
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        lang = "ko" if re.search(r"[가-힣]", name) else "en"
+        lang = detect(name, self.languages)
         out: list[str] = []
         for key in difflib.get_close_matches(name_key(name), self._index, n=limit * 2, cutoff=0.6):
             for item_id in self._index[key]:
@@ -238,7 +246,7 @@ class GameDatabase:
         for table in self.setup:
             if table.id == table_id:
                 return table
-        raise NotFoundError(f"{self.name('en')} has no setup table '{table_id}'")
+        raise NotFoundError(f"{self.name(official())} has no setup table '{table_id}'")
 
     def setup_count(self, table_id: str, players: int) -> int | None:
         """The count a setup table gives for `players`; None where the source gives no table.
@@ -246,7 +254,7 @@ class GameDatabase:
         A player count outside the game's range is an InputError.
         """
         if self.players and not self.players[0] <= players <= self.players[1]:
-            raise InputError(f"{self.name('en')} is for {self.players[0]}-{self.players[1]} players, not {players}")
+            raise InputError(f"{self.name(official())} is for {self.players[0]}-{self.players[1]} players, not {players}")
         table = self.setup_table(table_id)
         if table.rows is None:
             return None
@@ -265,7 +273,7 @@ class GameDatabase:
         for seq in self.sequences:
             if seq.id == sequence_id:
                 return seq
-        raise NotFoundError(f"{self.name('en')} has no sequence '{sequence_id}'")
+        raise NotFoundError(f"{self.name(official())} has no sequence '{sequence_id}'")
 
     def roles_by_group(self) -> list[tuple[str, list[Role]]]:
         """(group id, roles) in the data's order of kinds or teams; roles without a team last."""
@@ -310,6 +318,7 @@ class _GameLoader(ProblemCollector):
         self.root = root
         self.dir = root / game
         self.game = game
+        self.languages = present(root)
 
     def load(self):
         facts_path = self.dir / "game.yaml"
@@ -320,10 +329,10 @@ class _GameLoader(ProblemCollector):
             self._problem(facts_path, f"field 'id': '{facts['id']}' in the folder of '{self.game}'", ["id"])
         roles_data = self._texts("roles", "game_roles")
         steps_data = self._texts("steps", "game_steps")
-        game_texts = {lang: self._read(self.dir / lang / "game.yaml", "game_texts") for lang in LANGUAGES}
-        ui = {lang: self._read(self.root / lang / "ui.yaml", "game_ui") for lang in LANGUAGES}
+        game_texts = {lang: self._read(self.dir / lang / "game.yaml", "game_texts") for lang in self.languages}
+        ui = {lang: self._read(self.root / lang / "ui.yaml", "game_ui") for lang in self.languages}
         glossary = {lang: (self._read(path, "glossary") or {"terms": []})["terms"]
-                    for lang in LANGUAGES if (path := self.root / lang / "glossary.yaml").exists()}
+                    for lang in self.languages if (path := self.root / lang / "glossary.yaml").exists()}
         self._check_facts(facts_path, facts)
 
         roles = {}
@@ -331,7 +340,7 @@ class _GameLoader(ProblemCollector):
             if rec["id"] in roles:
                 self._problem(facts_path, f"record '{rec['id']}': duplicate id", ["roles", i, "id"])
             texts = {}
-            for lang in LANGUAGES:
+            for lang in self.languages:
                 t = roles_data[lang].get(rec["id"])
                 if t is None:
                     self._problem(self.dir / lang / "roles.yaml",
@@ -346,7 +355,7 @@ class _GameLoader(ProblemCollector):
                 id=rec["id"], kind=rec["kind"], team=rec.get("team"), count=rec.get("count"), texts=texts,
                 abilities=tuple(Ability(**a) for a in rec.get("abilities", ())),
                 missing=tuple(rec.get("missing", ())))
-        for lang in LANGUAGES:
+        for lang in self.languages:
             for role_id in roles_data[lang]:
                 if role_id not in roles:
                     self._problem(self.dir / lang / "roles.yaml",
@@ -359,7 +368,7 @@ class _GameLoader(ProblemCollector):
         steps = {}
         for sid in dict.fromkeys(step_ids):
             texts = {}
-            for lang in LANGUAGES:
+            for lang in self.languages:
                 t = steps_data[lang].get(sid)
                 if t is None:
                     self._problem(self.dir / lang / "steps.yaml", f"record '{sid}': no '{lang}' text for this "
@@ -368,7 +377,7 @@ class _GameLoader(ProblemCollector):
                 texts[lang] = StepTexts(name=t["name"], say=t.get("say"), do=t.get("do"), text=t.get("text"),
                                         items=tuple(t.get("items", ())))
             steps[sid] = Step(id=sid, texts=texts)
-        for lang in LANGUAGES:
+        for lang in self.languages:
             for sid in steps_data[lang]:
                 if sid not in steps:
                     self._problem(self.dir / lang / "steps.yaml", f"record '{sid}': no sequence uses this step", [sid])
@@ -399,12 +408,12 @@ class _GameLoader(ProblemCollector):
             group_by=facts["group_by"], kinds=tuple(facts["kinds"]), teams=tuple(facts["teams"]),
             roles=roles, steps=steps, sequences=sequences, setup=setup,
             sections=tuple(facts.get("sections", ())), texts=game_texts, ui=ui, data_dir=self.dir,
-            missing=tuple(facts.get("missing", ())), glossary=glossary)
+            missing=tuple(facts.get("missing", ())), glossary=glossary, languages=self.languages)
         return gdb, self.problems
 
     def _texts(self, stem: str, schema: str) -> dict[str, dict]:
         out = {}
-        for lang in LANGUAGES:
+        for lang in self.languages:
             path = self.dir / lang / f"{stem}.yaml"
             out[lang] = self._read(path, schema) or {}
         return out
@@ -504,7 +513,7 @@ def list_rows(gdb: GameDatabase, lang: str) -> list[dict]:
 
 def list_text(gdb: GameDatabase, rows: list[dict], lang: str) -> str:
     lines = [f"{gdb.name(lang)} ({len(rows)})"]
-    other = "en" if lang == "ko" else "ko"
+    other = translation_source(lang, gdb.languages)
     for group, _ in gdb.roles_by_group():
         members = [r for r in rows if r["group"] == group]
         title = gdb.kind_name(group, lang) if gdb.group_by == "kind" else gdb.team_name(group, lang)
@@ -518,8 +527,9 @@ def list_text(gdb: GameDatabase, rows: list[dict], lang: str) -> str:
     return "\n".join(lines)
 
 
-def item_record(gdb: GameDatabase, item: Role | Step, langs=LANGUAGES) -> dict:
+def item_record(gdb: GameDatabase, item: Role | Step, langs: tuple[str, ...] = ()) -> dict:
     """Everything about one role or step, for `show --game … --format json`."""
+    langs = langs or gdb.languages
     if isinstance(item, Role):
         return {"game": gdb.id, "type": "role", "id": item.id, "kind": item.kind, "team": item.team,
                 "count": item.count, "abilities": [a.as_dict() for a in item.abilities],
@@ -530,8 +540,9 @@ def item_record(gdb: GameDatabase, item: Role | Step, langs=LANGUAGES) -> dict:
             "texts": {l: item.texts[l].as_dict() for l in langs if l in item.texts}}
 
 
-def item_text(gdb: GameDatabase, item: Role | Step, langs=LANGUAGES) -> str:
+def item_text(gdb: GameDatabase, item: Role | Step, langs: tuple[str, ...] = ()) -> str:
     """A readable card for one role or step: facts once, then the texts per language."""
+    langs = langs or gdb.languages
     first = langs[0]
     if isinstance(item, Role):
         facts = [gdb.kind_name(item.kind, first)]
@@ -572,6 +583,7 @@ def list_output(game: str, lang: str, fmt: str, *, team: str | None = None, edit
     if team or edition:
         raise InputError(f"--{'team' if team else 'edition'} is for Blood on the Clocktower, not --game {game}")
     gdb = load_game(game)
+    gdb.require(lang)
     rows = list_rows(gdb, lang)
     return json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json" else list_text(gdb, rows, lang)
 
@@ -581,6 +593,7 @@ def show_output(game: str, name: str, langs, fmt: str) -> str:
     import json
 
     gdb = load_game(game)
+    gdb.require(*langs)
     item = gdb.resolve(name)
     if fmt == "json":
         return json.dumps(item_record(gdb, item, langs), ensure_ascii=False, indent=2)

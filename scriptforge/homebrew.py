@@ -14,12 +14,11 @@ from pathlib import Path
 from scriptforge.database import Database
 from scriptforge.datafiles import line_of, read_yaml, validate
 from scriptforge.errors import DataError, InputError
-from scriptforge.model import Character, Jinx, SetupEffect, Texts
+from scriptforge.model import LIST_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
+from scriptforge.character_json import character_object
 from scriptforge.rules.brackets import read_brackets
 
-NIGHTS = ("first_night", "other_nights")
-_TEXT_FIELDS = ("name", "aliases", "ability", "flavor", "overview", "how_to_run", "examples",
-                "first_night_reminder", "other_night_reminder")
+_TEXT_FIELDS = (*TEXT_FIELDS, "aliases")
 
 
 @dataclass(frozen=True)
@@ -142,22 +141,13 @@ def script_object(hb: Homebrew, lang: str) -> dict:
     if texts is None:
         have = ", ".join(ch.texts) or "none"
         raise InputError(f"record '{ch.id}': no '{lang}' texts to embed (the file has: {have})", where=str(hb.path))
-    out: dict = {"id": ch.id, "name": texts.name, "team": ch.team, "ability": texts.ability}
-    if texts.flavor:
-        out["flavor"] = texts.flavor
-    for night, number_key, reminder_key in (("first_night", "firstNight", "first_night_reminder"),
-                                            ("other_nights", "otherNight", "other_night_reminder")):
-        out[number_key] = ch.night.get(night, 0)
-        if getattr(texts, reminder_key):
-            out[number_key + "Reminder"] = getattr(texts, reminder_key)
-    for key, tokens in (("reminders", ch.reminders), ("remindersGlobal", ch.reminders_global)):
-        if tokens:
-            out[key] = [hb.labels.get(lang, {}).get(t, t) for t in tokens]
-    out["setup"] = ch.setup is not None
-    jinxes = [{"id": j.characters[1], "reason": j.texts[lang]} for j in hb.jinxes if lang in j.texts]
-    if jinxes:
-        out["jinxes"] = jinxes
-    return out
+    return character_object(
+        ch.id, ch.team, texts, night=ch.night,
+        reminders={night: texts.night_reminder(night) for night in NIGHTS},
+        labels=[hb.labels.get(lang, {}).get(t, t) for t in ch.reminders],
+        global_labels=[hb.labels.get(lang, {}).get(t, t) for t in ch.reminders_global],
+        setup=ch.setup is not None,
+        jinxes=[{"id": j.characters[1], "reason": j.texts[lang]} for j in hb.jinxes if lang in j.texts])
 
 
 class _Reader:
@@ -201,7 +191,7 @@ class _Reader:
 
     def _texts(self, lang: str, t: dict) -> Texts:
         fields = {k: t[k] for k in _TEXT_FIELDS if k in t}
-        for key in ("aliases", "how_to_run", "examples"):
+        for key in ("aliases", *LIST_FIELDS):
             if key in fields:
                 fields[key] = tuple(fields[key])
         return Texts(**fields)

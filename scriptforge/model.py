@@ -3,9 +3,26 @@
 from dataclasses import dataclass, field
 from typing import Any
 
+from scriptforge.languages import fallback_chain, registry
+
+#: The team vocabulary: every team id in sheet order, the four that make up the player count, and
+#: the key each of those has in setup tables and setup effects (``outsiders: 2``).
 TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 PLAYER_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 COUNT_KEYS = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}
+ALIGNMENTS = ("good", "evil")
+
+#: A character's text fields in almanac order (the two list fields hold several paragraphs).
+TEXT_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
+               "first_night_reminder", "other_night_reminder")
+LIST_FIELDS = ("how_to_run", "examples")
+PAGE_FIELDS = TEXT_FIELDS[:6]  # what an almanac page prints of them: all but the night reminders
+NIGHTS = ("first_night", "other_nights")
+#: night -> the text field holding a character's reminder for it
+NIGHT_REMINDER_FIELDS = {"first_night": "first_night_reminder", "other_nights": "other_night_reminder"}
+#: our text field -> its key in the official character object (script JSON, official roles file)
+OFFICIAL_TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
+                      "first_night_reminder": "firstNightReminder", "other_night_reminder": "otherNightReminder"}
 
 
 @dataclass(frozen=True)
@@ -21,22 +38,22 @@ class Texts:
     examples: tuple[str, ...] = ()
     first_night_reminder: str | None = None
     other_night_reminder: str | None = None
+    translated_from: str | None = None  # the language these texts were translated from; None: originals
+
+    def night_reminder(self, night: str) -> str | None:
+        """The reminder for `night` ("first_night" or "other_nights") in these texts."""
+        value: str | None = getattr(self, NIGHT_REMINDER_FIELDS[night])
+        return value
 
     def as_dict(self) -> dict[str, Any]:
         """The fields that have text, in almanac order (absent keys where there is none)."""
         out: dict[str, Any] = {"name": self.name}
         if self.aliases:
             out["aliases"] = list(self.aliases)
-        out["ability"] = self.ability
-        for key in ("flavor", "overview"):
-            if getattr(self, key):
-                out[key] = getattr(self, key)
-        for key in ("how_to_run", "examples"):
-            if getattr(self, key):
-                out[key] = list(getattr(self, key))
-        for key in ("first_night_reminder", "other_night_reminder"):
-            if getattr(self, key):
-                out[key] = getattr(self, key)
+        for key in TEXT_FIELDS[1:]:
+            value = getattr(self, key)
+            if value:
+                out[key] = list(value) if key in LIST_FIELDS else value
         return out
 
 
@@ -139,9 +156,44 @@ class Character:
     def text(self, lang: str) -> Texts | None:
         return self.texts.get(lang)
 
+    def original_language(self) -> str | None:
+        """The first language (registry order) whose texts are not a translation."""
+        return next((code for code in registry().languages
+                     if code in self.texts and self.texts[code].translated_from is None), None)
+
+    def languages_for(self, lang: str) -> tuple[str, ...]:
+        """Where this character's texts in `lang` are looked for, in order: `lang`, the language
+        its `lang` texts were translated from (no texts: its original language), then the
+        registry's fallbacks; only languages it has texts in."""
+        own = self.texts.get(lang)
+        source = own.translated_from if own is not None else self.original_language()
+        return tuple(code for code in fallback_chain(lang, source) if code in self.texts)
+
+    def texts_for(self, lang: str) -> tuple[Texts | None, str | None]:
+        """(texts, their language): in `lang`, else along `languages_for`; (None, None) without any."""
+        chain = self.languages_for(lang)
+        return (self.texts[chain[0]], chain[0]) if chain else (None, None)
+
+    def field(self, name: str, lang: str) -> tuple[object, str | None]:
+        """One text field in `lang`, else along `languages_for`: (value, its language) or (None, None)."""
+        for code in self.languages_for(lang):
+            value = getattr(self.texts[code], name)
+            if value:
+                return value, code
+        return None, None
+
+    def night_reminder(self, night: str, lang: str) -> tuple[str | None, str | None]:
+        """The storyteller's reminder for `night` ("first_night" or "other_nights") in `lang`, else
+        along `languages_for`: (text, its language), (None, None) where nobody wrote one."""
+        for code in self.languages_for(lang):
+            text = self.texts[code].night_reminder(night)
+            if text:
+                return text, code
+        return None, None
+
     def name(self, lang: str) -> str:
-        """The name in `lang`, else in any language we have, else the id."""
-        texts = self.texts.get(lang) or next(iter(self.texts.values()), None)
+        """The name in `lang`, else along `languages_for`, else the id."""
+        texts, _ = self.texts_for(lang)
         return texts.name if texts else self.id
 
 
@@ -154,6 +206,9 @@ class Jinx:
     def key(self) -> str:
         return "-".join(self.characters)
 
+    def text(self, lang: str) -> str | None:
+        return pick_text(self.texts, lang)
+
 
 @dataclass(frozen=True)
 class NightStep:
@@ -163,3 +218,15 @@ class NightStep:
     names: dict[str, str]
     first_night: dict[str, str]
     other_nights: dict[str, str]
+
+    def name(self, lang: str) -> str:
+        return pick_text(self.names, lang) or self.id
+
+    def reminder(self, night: str, lang: str) -> str | None:
+        """The step's text for `night` in `lang`, else along the registry's fallbacks."""
+        return pick_text(self.first_night if night == "first_night" else self.other_nights, lang)
+
+
+def pick_text(texts: dict[str, str], lang: str) -> str | None:
+    """The text of `texts` (lang -> text) in `lang`, else along the registry's fallbacks."""
+    return next((texts[code] for code in fallback_chain(lang) if texts.get(code)), None)

@@ -5,7 +5,6 @@ import unicodedata
 
 _NOT_ID = re.compile(r"[^a-z0-9]")
 _NOT_NAME = re.compile(r"[\s'’`´\-_.·]")
-LANGUAGES = ("en", "ko")
 NIGHT_STEPS = ("dusk", "minioninfo", "demoninfo", "dawn")
 
 

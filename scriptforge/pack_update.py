@@ -18,6 +18,8 @@ import urllib.request
 
 from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
+from scriptforge.fileio import locked
+from scriptforge.languages import default, official
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -64,7 +66,7 @@ def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
 def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
     """(file inside the base, language of a translation file) for every file to get."""
     return [*((name, None) for name in ENGLISH_FILES),
-            *((translation_file(lang), lang) for lang in dict.fromkeys(langs) if lang != "en")]
+            *((translation_file(lang), lang) for lang in dict.fromkeys(langs) if lang != official())]
 
 
 def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: str = OFFICIAL_URL,
@@ -97,7 +99,7 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
     return sources
 
 
-def update_pack(*, langs: tuple[str, ...] = ("ko",), from_dir: Path | None = None, url: str = OFFICIAL_URL,
+def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
                 progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
@@ -109,10 +111,11 @@ def update_pack(*, langs: tuple[str, ...] = ("ko",), from_dir: Path | None = Non
                           timeout=timeout, progress=progress)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
-    try:
-        old = pack_files(target) if (target / "pack.yaml").is_file() else None
-    except DataError:
-        old = None  # a damaged installed pack: replaced, with nothing to compare against
-    path = write_pack(build, target)
+    with locked(target, follow_symlinks=False):  # the link: each version folder is another file
+        try:
+            old = pack_files(target) if (target / "pack.yaml").is_file() else None
+        except DataError:
+            old = None  # a damaged installed pack: replaced, with nothing to compare against
+        path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, diff=diff)

@@ -24,8 +24,9 @@ from typing import Any
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import dump_yaml
-from scriptforge.names import LANGUAGES, NIGHT_STEPS, name_key, normalize_id
+from scriptforge.fileio import dump_yaml, locked
+from scriptforge.languages import codes, official
+from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
 from scriptforge.rules.brackets import read_brackets
 
 FORMAT = 1
@@ -178,8 +179,8 @@ def parse_source(raw: bytes, path: Path, lang: str | None = None, url: str | Non
     if kind == "translation":
         if lang is None:
             raise InputError("a translation file needs --lang (the language of its texts)", where=where)
-        if lang not in LANGUAGES:
-            raise InputError(f"language '{lang}' is not one of {', '.join(LANGUAGES)}", where=where)
+        if lang not in codes():
+            raise InputError(f"language '{lang}' is not one of {', '.join(codes())}", where=where)
     return Source(path, kind, data, hashlib.sha256(raw).hexdigest(), lang if kind == "translation" else None, url)
 
 
@@ -242,11 +243,11 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
         {"first_night": list(base_db.first_night), "other_nights": list(base_db.other_nights)} if base_db else
         {"first_night": [], "other_nights": []})
     if roles:
-        _night_texts(roles, "en", {i: (r.get("firstNightReminder"), r.get("otherNightReminder"))
+        _night_texts(roles, official(), {i: (r.get("firstNightReminder"), r.get("otherNightReminder"))
                                    for i, r in ((normalize_id(r["id"]), r) for r in roles.data)},
                      wakes, out, base_db, set(records))
         if labels_en:
-            out.files["en/reminders.yaml"] = labels_en
+            out.files[f"{official()}/reminders.yaml"] = labels_en
     pairs: list[list[str]] = []
     jinx = by_kind.get(("jinxes", None))
     if jinx:
@@ -266,7 +267,7 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
                 texts[f"{a}-{b}"] = other["reason"]
         out.files["jinxes.yaml"] = {"jinxes": pairs}
         if texts:
-            out.files["en/jinxes.yaml"] = texts
+            out.files[f"{official()}/jinxes.yaml"] = texts
     for (kind, lang), src in sorted(by_kind.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
         if kind == "translation":
             _translation(src, lang, out, records, pairs, wakes, base_db)
@@ -329,7 +330,7 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
         texts = {"name": role["name"], "ability": role["ability"]}
         if role.get("flavor"):
             texts["flavor"] = role["flavor"]
-        out.files[f"en/characters/{char_id}.yaml"] = texts
+        out.files[f"{official()}/characters/{char_id}.yaml"] = texts
     out.files["characters.yaml"] = {"characters": list(records.values())}
     return records
 
@@ -552,10 +553,15 @@ def write_pack(build: PackBuild, target: Path) -> Path:
 
 
 def _remove_leftovers(target: Path) -> None:
-    """Version folders, links and old folders of `target` that the link does not point to."""
+    """Version folders, links and old folders of `target` that the link does not point to.
+
+    Only the names `write_pack` makes: not the lock file `.NAME.lock` held meanwhile, nor the
+    version folders of a pack whose name starts with NAME and a dot.
+    """
     current = os.readlink(target) if target.is_symlink() else None
+    ours = re.compile(rf"\.{re.escape(target.name)}\.([a-z0-9_]+\.pack|\d+\.link|\d+\.old)")
     for entry in target.parent.glob(f".{target.name}.*"):
-        if entry.name == current:
+        if entry.name == current or not ours.fullmatch(entry.name):
             continue
         if entry.is_symlink() or entry.is_file():
             entry.unlink(missing_ok=True)
@@ -581,7 +587,8 @@ def import_pack(paths, *, name: str | None = None, out: Path | None = None, lang
 
         base_db = load_database(data_dir, [p for p in packs if Path(p).resolve() != target.resolve()])
     build = build_pack(sources, name, base_db)
-    return write_pack(build, target), build
+    with locked(target, follow_symlinks=False):  # the link itself: each version folder is another file
+        return write_pack(build, target), build
 
 
 # -- comparing two versions of the official data ------------------------------------------------
@@ -621,13 +628,13 @@ _NIGHT_FIELDS = {"first_night": "first_night_reminder", "other_nights": "other_n
 def _view(files: dict) -> dict:
     """What a diff compares: facts, English texts, night lists, jinxes."""
     chars = {r["id"]: r for r in files.get("characters.yaml", {}).get("characters", [])}
-    texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith("en/characters/")}
-    night_texts = files.get("en/night.yaml") or {}
+    texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith(f"{official()}/characters/")}
+    night_texts = files.get(f"{official()}/night.yaml") or {}
     for night_name, key in _NIGHT_FIELDS.items():
         for char_id, text in night_texts.get(night_name, {}).items():
             texts.setdefault(char_id, {})[key] = text
-    labels = files.get("en/reminders.yaml") or {}
-    jinx_texts = files.get("en/jinxes.yaml") or {}
+    labels = files.get(f"{official()}/reminders.yaml") or {}
+    jinx_texts = files.get(f"{official()}/jinxes.yaml") or {}
     jinxes = {frozenset(p): (tuple(p), jinx_texts.get("-".join(p))) for p in files.get("jinxes.yaml", {}).get("jinxes", [])}
     night = files.get("night.yaml")
     return {"characters": chars, "texts": texts, "labels": labels, "jinxes": jinxes, "night": night}
@@ -717,16 +724,16 @@ def _stale(db, units) -> list[dict]:
             key, ours = f"jinx.{jinx.key}", jinx.texts
         elif key.startswith("reminder."):
             token = key.split(".", 1)[1]
-            ours = {lang: db.reminder_labels.get(lang, {}).get(token) for lang in LANGUAGES}
+            ours = {lang: db.reminder_labels.get(lang, {}).get(token) for lang in db.languages}
         else:
             char_id, fld = key.split(".", 1)
             ch = db.characters.get(char_id)
             ours = {lang: getattr(t, fld, None) for lang, t in (ch.texts.items() if ch else ())}
-        for lang in LANGUAGES:
-            if lang == "en" or not ours.get(lang):
+        for lang in db.languages:
+            if lang == official() or not ours.get(lang):
                 continue
             recorded = db.provenance.get(lang, {}).get(key)
-            if recorded and recorded[0] == "en" and recorded[1] == text_hash(text):
+            if recorded and recorded[0] == official() and recorded[1] == text_hash(text):
                 continue  # already translated from this very text
             out.append({"unit": key, "lang": lang, "recorded": bool(recorded),
                         "reason": "translated from an older English text" if recorded else

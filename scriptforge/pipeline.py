@@ -15,9 +15,11 @@ import shutil
 from typing import TYPE_CHECKING, Any, Callable
 
 from scriptforge.analysis import analyse
+from scriptforge.batch import Failure, attempt
 from scriptforge.errors import InputError
+from scriptforge.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
-from scriptforge.render.pdf import Renderer
+from scriptforge.render.pdf import Renderer, require_printable
 from scriptforge.render.views import make_view
 from scriptforge.script import read_script, refuse_unknown
 
@@ -59,11 +61,12 @@ def _resolved(target: "Path | Targets", script_path, script) -> Path:
     return target
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = "ko",
+def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
           paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
           skip_unknown: bool = False) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning)."""
+    require_printable(lang)
     script = read_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -80,20 +83,21 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
 
 
 def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jobs: int = 1,
-              done: Callable[[BuildResult], None] = lambda result: None, **options) -> list[BuildResult]:
-    """`build` every script in `paths`, in order; `done` is called after each one.
+              done: Callable[[BuildResult | Failure], None] = lambda result: None,
+              **options) -> list[BuildResult | Failure]:
+    """`build` every script in `paths`; the results in input order, a `Failure` for each script
+    that could not be built (the batch goes on: see scriptforge.batch); `done` is called after each.
 
     With ``jobs`` > 1 (and where processes can be forked) the first script is built here, which
     loads the fonts, templates and CSS, and the others by ``jobs`` worker processes forked from
-    this one, so they share what is loaded. The first script that fails stops the batch: its
-    error is raised; scripts already written stay (each file is written whole or not at all).
-    Two scripts that would write one file, or an output that is an input, stop it before
+    this one, so they share what is loaded. Each file is written whole or not at all. Two
+    scripts that would write one file, or an output that is an input, stop the batch before
     anything is written (``outputs.check_targets``).
     """
     check_targets([(path, targets(path, None)) for path in paths if str(path) != "-"])
 
-    def one(path: Path) -> BuildResult:
-        result = build(path, db, renderer, target=targets, **options)
+    def one(path: Path) -> BuildResult | Failure:
+        result = attempt(lambda p: build(p, db, renderer, target=targets, **options), path)
         done(result)
         return result
 
@@ -139,18 +143,19 @@ def _start_worker() -> None:
     multiprocessing.util.Finalize(None, delete_own_font_folders, exitpriority=0)
 
 
-def _build_in_worker(path: Path) -> BuildResult:
+def _build_in_worker(path: Path) -> BuildResult | Failure:
     assert _forked_batch is not None
     db, renderer, targets, options = _forked_batch
-    return build(path, db, renderer, target=targets, **options)
+    return attempt(lambda p: build(p, db, renderer, target=targets, **options), path)
 
 
-def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = "ko",
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
                   paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
+    require_printable(lang)
     script = read_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -166,7 +171,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     return result
 
 
-def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = "ko", paper: str = "a4",
+def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
                fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
                icons_dir=None) -> BuildResult:
     """Render a game's reference sheet and/or moderator's sheet and write the output(s).

@@ -1,18 +1,21 @@
 """What the reference commands show: characters as JSON-ready dicts and as text for people."""
 
 from scriptforge.database import Database
+from scriptforge.describe import setup_description
+from scriptforge.languages import shown
 from scriptforge.markup import to_text
-from scriptforge.model import TEAMS, Character
-from scriptforge.names import LANGUAGES
+from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, TEAMS, Character
 from scriptforge.rules.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:
-    return LANGUAGES if choice == "both" else (choice,)
+    """The languages `--lang` shows: `ko` -> (ko,), `ko+en` -> (ko, en)."""
+    return shown(choice)
 
 
-def character_record(db: Database, ch: Character, langs=LANGUAGES) -> dict:
+def character_record(db: Database, ch: Character, langs: tuple[str, ...] = ()) -> dict:
     """Everything the database knows about one character, for `show --format json`."""
+    langs = langs or db.languages
     return {
         "id": ch.id,
         "team": ch.team,
@@ -49,7 +52,8 @@ def list_text(db: Database, rows: list[dict], lang: str) -> str:
         lines.append(f"{db.team_name(team, lang, plural=True)} ({len(members)})")
         width = max(len(r["id"]) for r in members)
         for r in members:
-            marker = "" if r["translated"] else f"  [{db.ui[lang]['labels']['fallback_language']}]"
+            shown = db.characters[r["id"]].texts_for(lang)[1] or lang
+            marker = "" if r["translated"] else f"  [{db.fallback_label(lang, shown)}]"
             lines.append(f"  {r['id']:<{width}}  {r['name']}{marker}")
     return "\n".join(lines)
 
@@ -57,37 +61,36 @@ def list_text(db: Database, rows: list[dict], lang: str) -> str:
 def character_text(db: Database, ch: Character, langs) -> str:
     """A readable card: facts once, then every text section per language."""
     first = langs[0]
-    ui = db.ui[first]
-    labels = ui["labels"]
+    labels = db.labels(first)
     head = [f"{ch.name(first)} ({ch.id}) · {db.team_name(ch.team, first)} · "
-            f"{ui['editions'].get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
+            f"{db.word_table(first, 'editions').get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
     nights = []
     for key in ("first_night", "other_nights"):
         pos = db.night_position(ch.id, key)
         nights.append(f"{labels[key]}: {_number(pos) if pos else '—'}")
     head.append(" · ".join(nights))
     if ch.reminders or ch.reminders_global:
-        tokens = [db.reminder_labels[first].get(t, t) for t in (*ch.reminders, *ch.reminders_global)]
+        tokens = [db.reminder_label(t, first) for t in (*ch.reminders, *ch.reminders_global)]
         head.append(f"{labels['reminders']}: {', '.join(tokens)}")
     if ch.setup:
-        head.append(f"{labels['setup']}: {_setup_text(ch.setup.as_dict())}")
+        head.append(f"{labels['setup']}: {setup_description(ch.setup, db, first, ch.name(first), lambda i: db.characters[i].name(first) if i in db.characters else i)}")
     out = ["\n".join(head)]
     for lang in langs:
         texts = ch.text(lang)
-        lab = db.ui[lang]["labels"]
+        lab = db.labels(lang)
         if texts is None:
-            out.append(f"[{lang}] {lab['fallback_language']}")
+            out.append(f"[{lang}] {db.fallback_label(lang, ch.texts_for(lang)[1] or lang)}")
             continue
         block = [f"[{lang}] {texts.name}", texts.ability]
         if texts.flavor:
             block.append(f"“{texts.flavor}”" if not texts.flavor.startswith(("\"", "“")) else texts.flavor)
         if texts.overview:
             block += ["", f"{lab['overview']}:", texts.overview]
-        for key in ("how_to_run", "examples"):
+        for key in LIST_FIELDS:
             items = getattr(texts, key)
             if items:
                 block += ["", f"{lab[key]}:"] + [f"  - {item}" for item in items]
-        for key, label in (("first_night_reminder", "first_night"), ("other_night_reminder", "other_nights")):
+        for label, key in NIGHT_REMINDER_FIELDS.items():
             if getattr(texts, key):
                 block += ["", f"{lab[label]}: {getattr(texts, key)}"]
         for jinx in db.jinxes_of(ch.id):
@@ -102,22 +105,8 @@ def _number(pos: float) -> str:
     return str(int(pos)) if float(pos).is_integer() else str(pos)
 
 
-def _setup_text(setup: dict) -> str:
-    parts = []
-    for key, value in setup.items():
-        if isinstance(value, bool) or isinstance(value, str):
-            parts.append(f"{key}: {str(value).lower()}")
-        elif isinstance(value, int):
-            parts.append(f"{key} {value:+d}")
-        elif all(isinstance(v, int) for v in value):
-            parts.append(f"{key} {value[0]:+d} to {value[1]:+d}")
-        else:
-            parts.append(f"{key}: {', '.join(value)}")
-    return ", ".join(parts)
-
-
 def search_rows(db: Database, text: str, langs) -> list[dict]:
-    return [{"id": c.id, "team": c.team, "names": {l: c.texts[l].name for l in LANGUAGES if l in c.texts}}
+    return [{"id": c.id, "team": c.team, "names": {l: c.texts[l].name for l in db.languages if l in c.texts}}
             for c in db.search(text, langs)]
 
 
@@ -129,10 +118,10 @@ def check_summary(db: Database | None, problems) -> dict:
         summary["characters"] = len(db.characters)
         summary["teams"] = {t: sum(1 for c in db.characters.values() if c.team == t) for t in TEAMS
                             if any(c.team == t for c in db.characters.values())}
-        summary["languages"] = {lang: sum(1 for c in db.characters.values() if lang in c.texts) for lang in LANGUAGES}
+        summary["languages"] = {lang: sum(1 for c in db.characters.values() if lang in c.texts) for lang in db.languages}
         # A character's texts in a language are a translation when its ability records a source.
         summary["translated"] = {lang: sum(1 for c in db.characters.values()
                                            if f"{c.id}.ability" in db.provenance.get(lang, {}))
-                                 for lang in LANGUAGES}
+                                 for lang in db.languages}
         summary["jinxes"] = len(db.jinxes)
     return summary

@@ -15,16 +15,15 @@ from typing import Any
 
 from scriptforge.database import Database
 from scriptforge.errors import InputError, UnknownCharactersError
-from scriptforge.model import TEAMS, Character, Jinx, SetupEffect, Texts
+from scriptforge.languages import detect
+from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.names import normalize_id
 from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short
 
 _LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
-_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
-_TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
-              "firstNightReminder": "first_night_reminder", "otherNightReminder": "other_night_reminder"}
+_TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 
 
 @dataclass(frozen=True)
@@ -162,10 +161,6 @@ def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
     return [f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
 
 
-def is_korean(text: str) -> bool:
-    return bool(_HANGUL.search(text or ""))
-
-
 class _Reader:
     def __init__(self, db: Database, source: str):
         self.db = db
@@ -253,7 +248,7 @@ class _Reader:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
 
     def _lang(self, strings: dict[str, Any]) -> str:
-        return "ko" if is_korean(" ".join(strings.values())) else "en"
+        return detect(" ".join(strings.values()), self.db.languages)
 
     def _setup(self, ch_id: str, ability: str, names: list[str], path: str) -> SetupEffect | None:
         reading = read_brackets(ability, names, self._resolve_name)
@@ -360,5 +355,5 @@ class _Reader:
             return
         for entry in jinxes:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
-                lang = "ko" if is_korean(entry["reason"]) else "en"
+                lang = detect(entry["reason"], self.db.languages)
                 self.jinxes.append(Jinx(characters=(char_id, entry["id"]), texts={lang: entry["reason"]}))

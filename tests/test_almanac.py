@@ -225,7 +225,7 @@ def test_fallback_is_marked_and_warned_once(data_copy, tmp_path):
     warnings = [line for line in result.stderr.splitlines() if "printed partly or wholly" in line]
     assert len(warnings) == 1 and "Imp" in warnings[0]
     html = (tmp_path / "a.html").read_text(encoding="utf-8").replace("\u2060", "")
-    assert db.ui["ko"]["labels"]["fallback_language"] in html
+    assert db.labels("ko")["fallback_language"] == "영어 원문 (번역 없음)" and "영어 원문 (번역 없음)" in html
 
 
 def test_html_format_and_default_output_name(tmp_path, runner, monkeypatch):

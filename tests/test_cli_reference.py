@@ -33,7 +33,7 @@ def test_show_resolves_every_spelling(runner):
 
 
 def test_show_both_languages(runner):
-    record = run_json(runner, "show", "preacher", "--lang", "both")
+    record = run_json(runner, "show", "preacher", "--lang", "en+ko")
     assert set(record["texts"]) == {"en", "ko"} and record["texts"]["ko"]["name"] == "전도사"
     assert record["texts"]["en"]["name"] == "Preacher" and "first_night_reminder" in record["texts"]["en"]
     assert run_json(runner, "show", "vortox")["texts"]["ko"]["name"] == "보르톡스"
@@ -50,7 +50,18 @@ def test_show_unknown_name_suggests_and_fails(runner):
 def test_show_text_has_facts_and_sections(runner):
     result = runner.invoke(main, ["show", "baron", "--lang", "ko"])
     assert result.exit_code == 0
-    assert "남작 (baron)" in result.output and "outsiders +2" in result.output and "개요" in result.output
+    assert "남작 (baron)" in result.output and "개요" in result.output
+    # the setup effect in the words of the language shown, the same phrase as the almanac's
+    assert "세팅: 외지인 +2명\n" in result.output and "outsiders" not in result.output
+
+
+def test_show_describes_every_setup_field_in_words(runner):
+    result = runner.invoke(main, ["show", "lilmonsta", "--lang", "ko"])
+    assert "세팅: 하수인 +1명, 악마 토큰을 주머니에 넣지 않음\n" in result.output
+    result = runner.invoke(main, ["show", "balloonist", "--lang", "en"])
+    assert "Setup: +0 or +1 Outsider\n" in result.output
+    result = runner.invoke(main, ["show", "huntsman", "--lang", "en"])
+    assert "Setup: adds the Damsel\n" in result.output
 
 
 def test_list_filters_and_json_shape(runner):

@@ -205,19 +205,35 @@ def test_batch_with_jobs_writes_the_same_files(tmp_path):
     assert outputs["2"] == outputs["1"]
 
 
-def test_batch_with_jobs_stops_at_a_broken_script_with_one_line(tmp_path):
+@pytest.mark.parametrize("command", ["build", "nightsheet"])
+def test_a_batch_tries_every_script_and_lists_the_failures_at_the_end(tmp_path, command):
     scripts = tmp_path / "scripts"
     scripts.mkdir()
-    for index in range(4):
+    for index in range(5):
         (scripts / f"s{index}.json").write_bytes(FTPD.read_bytes())
-    (scripts / "s2.json").write_text('[{"id": "_meta", "name": "x"},\n"imp",\n', encoding="utf-8")
-    result = CliRunner().invoke(main, ["build", str(scripts), "-o", str(tmp_path / "out"), "-j", "2"])
-    assert result.exit_code == 2
-    errors = [line for line in result.output.splitlines() if line.startswith("Error")]
-    assert errors == [f"Error: {scripts / 's2.json'}:3: not valid JSON: Expecting value (column 1)"]
-    assert "Traceback" not in result.output
-    written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert {"s0.pdf", "s1.pdf"} <= set(written) and "s2.pdf" not in written
+    (scripts / "s1.json").write_text('[{"id": "_meta", "name": "x"},\n"imp",\n', encoding="utf-8")
+    (scripts / "s3.json").write_text('{"id": "_meta"}', encoding="utf-8")
+    (scripts / "s5.json").write_text('["imp", "pixi", "nosuchthing"]', encoding="utf-8")  # a line per unknown id
+    missing = tmp_path / "gone.json"
+    suffix = "-night" if command == "nightsheet" else ""
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        result = CliRunner().invoke(main, [command, str(scripts), str(missing), "-o", str(out), "--format", "html",
+                                           "-j", jobs])
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output
+        assert result.stdout.splitlines() == [str(out / f"s{i}{suffix}.html") for i in (0, 2, 4)]
+        assert sorted(p.name for p in out.iterdir()) == [f"s{i}{suffix}.html" for i in (0, 2, 4)]
+        runs[jobs] = result.stderr.replace(str(out), "OUT")
+    errors = [line for line in runs["1"].splitlines() if line.startswith("Error")]
+    assert [line.split(": ")[1] for line in errors[:5]] == [
+        f"{scripts / 's1.json'}:3", str(scripts / "s3.json"), str(scripts / "s5.json"), str(scripts / "s5.json"),
+        str(missing)]  # in input order
+    assert "not valid JSON" in errors[0] and "array" in errors[1] and "not found" in errors[4]
+    assert "/1: unknown character 'pixi'" in errors[2] and "/2: unknown character 'nosuchthing'" in errors[3]
+    assert errors[5:] == ["Error: 4 of 7 scripts failed; the others were written"]
+    assert runs["2"] == runs["1"]  # the same rule and the same report at any --jobs
 
 
 def test_batch_with_jobs_where_processes_cannot_fork(tmp_path, monkeypatch):

@@ -229,7 +229,7 @@ def test_an_unmodelled_effect_is_a_validate_finding(db):
     script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "imp", "poisoner"], db)
     odd = replace(script.characters[-1], setup=SetupEffect(unmodelled=("Poisoners sit apart",)))
     script = replace(script, characters=(*script.characters[:-1], odd))
-    (found,) = [f for f in count_findings(script, setup_table(script.characters, db)) if f.code == "setup-unmodelled"]
+    (found,) = [f for f in count_findings(script, setup_table(script.characters, db), db) if f.code == "setup-unmodelled"]
     assert found.severity == "warning" and found.path == "/6"
     assert found.data == {"character": "poisoner", "clauses": ["Poisoners sit apart"]}
 

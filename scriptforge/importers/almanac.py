@@ -21,10 +21,13 @@ import re
 from typing import NoReturn
 
 from scriptforge.datafiles import read_yaml, validate
-from scriptforge.errors import InputError
-from scriptforge.fileio import atomic_write_text, dump_yaml
+from scriptforge.errors import DataError, InputError
+from scriptforge.fileio import dump_json, dump_yaml, locked, refuse_to_overwrite, write_files
 from scriptforge.glossary import apply_glossary
+from scriptforge.languages import official
+from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
 from scriptforge.names import name_key, normalize_id
+from scriptforge.character_json import character_object
 
 TEAM_WORDS = {
     "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",
@@ -162,7 +165,7 @@ class _Parser:
     def _resolve(self, heading: str, line: int) -> tuple[str, str]:
         char_id = self.names.get(name_key(heading))
         if char_id is None:
-            if self.lang != "en":
+            if self.lang != official():  # official names are ids; others need the glossary
                 self.fail(line, f"unknown character name '{heading}': add it to the {self.lang} glossary")
             char_id = normalize_id(heading)
         return char_id, self._canonical_name(char_id, heading)
@@ -191,7 +194,7 @@ class _Parser:
         return char_id, self._canonical_name(char_id, match.group(1))
 
 
-TEXT_FIELDS = ("name", "aliases", "ability", "flavor", "overview", "how_to_run", "examples")
+TEXT_FIELDS = (PAGE_FIELDS[0], "aliases", *PAGE_FIELDS[1:])
 
 
 def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
@@ -200,18 +203,32 @@ def merged_texts(almanac: Almanac, out_dir: Path) -> dict[Path, dict]:
     for entry in almanac.entries:
         path = Path(out_dir) / "characters" / f"{entry.id}.yaml"
         current = (read_yaml(path) or {}) if path.exists() else {}
+        if not isinstance(current, dict):
+            raise DataError("is not a character's texts (a YAML mapping); fix or remove it to import here",
+                            where=str(path))
         current.update(entry.texts)
         out[path] = {k: current[k] for k in TEXT_FIELDS if k in current}
     return out
 
 
-def write_almanac(almanac: Almanac, out_dir: Path) -> list[Path]:
-    """Write the almanac's character files into `out_dir`; all are checked before any is written."""
-    files = merged_texts(almanac, out_dir)
-    for path, texts in files.items():
-        validate(texts, "texts", path, record_id=path.stem)
-    for path, texts in files.items():
-        atomic_write_text(path, dump_yaml(texts))
+def write_almanac(almanac: Almanac, out_dir: Path, script: tuple[Path, list] | None = None) -> list[Path]:
+    """Write the almanac's character files into `out_dir` (and the `script` (path, data), if
+    given), all or nothing: everything is checked before anything is written, and a write that
+    is killed half-way is finished by the next import or database load (fileio.write_files, with
+    the journal and the lock in `out_dir`'s parent: a data folder when `out_dir` is data/<lang>)."""
+    root = Path(out_dir).resolve().parent
+    targets = [Path(out_dir) / "characters" / f"{entry.id}.yaml" for entry in almanac.entries]
+    if script:
+        targets.append(script[0])
+    refuse_to_overwrite(targets, [almanac.path])
+    with locked(root):
+        files = merged_texts(almanac, out_dir)
+        for path, texts in files.items():
+            validate(texts, "texts", path, record_id=path.stem)
+        data = {path: dump_yaml(texts).encode("utf-8") for path, texts in files.items()}
+        if script:
+            data[script[0]] = dump_json(script[1]).encode("utf-8")
+        write_files(data, root)
     return list(files)
 
 
@@ -232,16 +249,10 @@ def script_from_almanac(almanac: Almanac, db, name: str | None = None) -> list:
             script.append(entry.id)
             continue
         texts = ch.text(almanac.lang)
-        obj = {"id": entry.id, "name": entry.texts["name"], "team": entry.team, "ability": entry.texts["ability"]}
-        if entry.texts.get("flavor"):
-            obj["flavor"] = entry.texts["flavor"]
-        for night, key in (("first_night", "firstNight"), ("other_nights", "otherNight")):
-            obj[key] = ch.night.get(night, 0)
-            reminder = texts and getattr(texts, f"{night.removesuffix('s')}_reminder")
-            if reminder:
-                obj[f"{key}Reminder"] = reminder
-        if ch.reminders:
-            obj["reminders"] = [db.reminder_labels[almanac.lang].get(r, r) for r in ch.reminders]
-        obj["setup"] = ch.setup is not None
+        obj = character_object(
+            entry.id, entry.team, Texts(name=entry.texts["name"], ability=entry.texts["ability"],
+                                        flavor=entry.texts.get("flavor")),
+            night=ch.night, reminders={n: texts.night_reminder(n) if texts else None for n in NIGHTS},
+            labels=[db.reminder_label(r, almanac.lang) for r in ch.reminders], setup=ch.setup is not None)
         script.append(obj)
     return script

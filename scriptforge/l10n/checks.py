@@ -18,8 +18,10 @@ import re
 from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
-from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, other_language, selected_units
-from scriptforge.names import LANGUAGES, name_key
+from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
+from scriptforge.languages import detect, writing_systems
+from scriptforge.languages import get as get_language
+from scriptforge.names import name_key
 from scriptforge.rules.findings import Finding, Selection, register
 
 
@@ -49,11 +51,11 @@ class Context:
     """What every check reads: the BotC database (None: not checked), the other games
     (id -> GameDatabase), their units and the languages being checked."""
 
-    def __init__(self, db, langs=LANGUAGES, games=None):
+    def __init__(self, db, langs=None, games=None):
         self.db = db
         self.games = dict(games or {})
-        self.langs = tuple(langs)
         self.units = selected_units(db, self.games)
+        self.langs = tuple(langs) if langs is not None else unit_languages(db, self.units)
         # lang -> glossary terms, per game: BotC's own, and the one the other games share
         # (data/games/<lang>/glossary.yaml), which also covers their shared sheet words
         self.glossaries = {"botc": db.glossary} if db is not None else {}
@@ -111,12 +113,9 @@ def missing(ctx: Context) -> Iterable[Finding]:
     """A text the other language has and this one does not."""
     for unit in ctx.units:
         for lang in ctx.langs:
-            if unit.text(lang) is None and unit.text(other_language(lang)) is not None:
-                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text "
-                                  f"({other_language(lang)} has one)", unit)
-
-
-_LETTER = re.compile(r"[A-Za-z가-힣]")
+            source = source_language(unit, lang, ctx.db)
+            if unit.text(lang) is None and source is not None:
+                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text ({source} has one)", unit)
 
 
 @check("untranslated", "error")
@@ -124,11 +123,12 @@ def untranslated(ctx: Context) -> Iterable[Finding]:
     """A text identical to the other language's text (copied, not translated)."""
     for unit in ctx.units:
         for lang in ctx.langs:
-            mine, theirs = unit.flat(lang), unit.flat(other_language(lang))
-            if mine and mine == theirs and _LETTER.search(mine) and source_of(ctx.db, unit, lang) != "-":
-                if lang == "ko" and not re.search(r"[가-힣]", mine) or lang == "en" and re.search(r"[가-힣]", mine):
+            source = source_language(unit, lang, ctx.db)
+            mine, theirs = unit.flat(lang), unit.flat(source) if source else None
+            if source and mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
+                if detect(mine, (lang, source)) != lang:
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
-                                      f"{other_language(lang)} ('{_short(mine)}')", unit)
+                                      f"{source} ('{_short(mine)}')", unit)
 
 
 @check("stale", "error")
@@ -155,10 +155,10 @@ def night_marker(ctx: Context) -> Iterable[Finding]:
         # night texts and flavor are left out: there the official texts use '*' as markup (*KNOW*)
         if unit.game != "botc" or len(unit.texts) < 2 or unit.group in (*_NIGHT_GROUPS, "flavor"):
             continue
-        counts = {lang: (unit.flat(lang) or "").count("*") for lang in LANGUAGES}
+        counts = {lang: (unit.flat(lang) or "").count("*") for lang in unit.texts}
         for lang in ctx.langs:
-            other = other_language(lang)
-            if counts[lang] < counts[other]:
+            other = source_language(unit, lang, ctx.db)
+            if lang in counts and other in counts and counts[lang] < counts[other]:
                 yield ctx.finding("night-marker", lang, f"{unit.key}: the {other} text has {counts[other]} "
                                   f"night '*' marker(s), this one {counts[lang]} (write 'each night*' / "
                                   f"'매일 밤*' where the ability skips the first night)", unit,
@@ -232,8 +232,9 @@ def _pairs(ctx: Context, groups: tuple[str, ...] = ()) -> Iterable[tuple[Unit, s
         if unit.game != "botc" or len(unit.texts) < 2 or (groups and unit.group not in groups):
             continue
         for lang in ctx.langs:
-            other = other_language(lang)
-            yield unit, lang, other, unit.flat(lang) or "", unit.flat(other) or ""
+            other = source_language(unit, lang, ctx.db)
+            if other is not None and unit.text(lang) is not None and unit.text(other) is not None:
+                yield unit, lang, other, unit.flat(lang) or "", unit.flat(other) or ""
 
 
 @check("item-count", "error")
@@ -249,7 +250,7 @@ def item_count(ctx: Context) -> Iterable[Finding]:
 def _numbers(text: str, lang: str) -> set[int]:
     """The numbers a text states, 2 and up (1 is the article: 'a player' is '플레이어 1명')."""
     found = {int(n) for n in re.findall(r"\d+", text)}
-    if lang == "ko":
+    if _hangul(lang):
         found |= {_KO_NUMBERS[w] for w in _KO_NUMBER_WORD.findall(text)}
     else:
         found |= {_EN_NUMBERS[w.lower()] for w in _EN_WORD.findall(text) if w.lower() in _EN_NUMBERS}
@@ -283,7 +284,7 @@ def bracket_parity(ctx: Context) -> Iterable[Finding]:
 def _labels_named(ctx: Context, text: str, lang: str) -> set[str]:
     """The reminder tokens a night text names: '중독' quoted in Korean, POISONED in capitals in English."""
     labels = ctx.db.reminder_labels.get(lang, {})
-    if lang == "en":  # a label without two letters ("3") is no word to find in capitals
+    if not _hangul(lang):  # a label without two letters ("3") is no word to find in capitals
         return {token for token, label in labels.items() if len(re.findall(r"[A-Za-z]", label)) >= 2
                 and re.search(rf"(?<![A-Z]){re.escape(label.upper())}(?![A-Z])", text)}
     return {token for token, label in labels.items() if f"'{label}'" in text or f"‘{label}’" in text}
@@ -308,15 +309,14 @@ _IMPERATIVE = re.compile(r"[가-힣]+세요(?=[.!)]|$)")
 @check("night-register", "error")
 def night_register(ctx: Context) -> Iterable[Finding]:
     """A Korean night reminder or step in the imperative (…하세요) instead of the official plain present (…합니다)."""
-    if "ko" not in ctx.langs:
-        return
-    for unit in ctx.units:
-        text = unit.text("ko")
-        if unit.game == "botc" and unit.group in _NIGHT_GROUPS and isinstance(text, str):
-            found = _IMPERATIVE.findall(text)
-            if found:
-                yield ctx.finding("night-register", "ko", f"{unit.key}: '{found[0]}' is the imperative; night "
-                                  "texts describe what happens ('깨웁니다', '놓습니다', '보여 줍니다')", unit)
+    for lang in (code for code in ctx.langs if _hangul(code)):
+        for unit in ctx.units:
+            text = unit.text(lang)
+            if unit.game == "botc" and unit.group in _NIGHT_GROUPS and isinstance(text, str):
+                found = _IMPERATIVE.findall(text)
+                if found:
+                    yield ctx.finding("night-register", lang, f"{unit.key}: '{found[0]}' is the imperative; night "
+                                      "texts describe what happens ('깨웁니다', '놓습니다', '보여 줍니다')", unit)
 
 
 # -- glossary and names --------------------------------------------------------------------------
@@ -452,7 +452,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
         lower_words: set[str] = set()
-        if lang == "en":
+        if not _hangul(lang):
             for _, _, text in ctx.texts(lang, "botc"):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
         for unit, index, text in ctx.texts(lang, "botc"):
@@ -465,16 +465,22 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
                 for words, char_id, name in names:
                     if words != n_words:
                         continue
-                    if _ko_typo(candidate, name) if lang == "ko" else _en_typo(candidate, name.replace(" ", "")):
+                    if _ko_typo(candidate, name) if _hangul(lang) else _en_typo(candidate, name.replace(" ", "")):
                         seen.add(candidate)
                         yield ctx.finding("name-misspelt", lang, f"{_where(unit, index)}: '{candidate}' looks like "
                                           f"a misspelling of {name} ({char_id})", unit, word=candidate,
                                           name=name, name_of=char_id)
 
 
+def _hangul(lang: str) -> bool:
+    """Whether `lang` is written in Hangul (names checked syllable by syllable, with particles);
+    else in an alphabet (names checked letter by letter)."""
+    return get_language(lang).writing_systems[0] == "Hang"
+
+
 def _candidates(text: str, lang: str, lower_words: set):
     """(number of words, word(s) joined without spaces) that could be a name."""
-    if lang == "ko":
+    if _hangul(lang):
         words = _HANGUL_WORD.findall(text)
         for i, word in enumerate(words):
             for stem in _stems(word):
@@ -599,7 +605,7 @@ def unbalanced(ctx: Context) -> Iterable[Finding]:
 # -- running ---------------------------------------------------------------------------------------
 
 
-def run_checks(db, langs=LANGUAGES, ignore=(), select=None, games=None) -> list[Finding]:
+def run_checks(db, langs=None, ignore=(), select=None, games=None) -> list[Finding]:
     """Every finding of the selected checks (all by default, minus `ignore`) for `langs`.
 
     `db` is the BotC database (None: not checked); `games` maps other games' ids to their

@@ -15,16 +15,26 @@ from dataclasses import dataclass
 import datetime
 import io
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from scriptforge.errors import InputError
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
-from scriptforge.l10n.units import CHAR_FIELDS, LIST_FIELDS, all_units, other_language, text_hash
-from scriptforge.names import LANGUAGES, NIGHT_STEPS
+from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
+from scriptforge.model import LIST_FIELDS
+from scriptforge.languages import official, translation_source
+from scriptforge.names import NIGHT_STEPS
 
 _FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \
           "msgctxt is the text's key; see 'scriptforge l10n export --help'."
+
+
+def _source(db: Any, lang: str) -> str:
+    """The language the .po file of `lang` translates from (the first of its fallbacks we have)."""
+    source = translation_source(lang, db.languages)
+    if source is None:
+        raise InputError(f"no other language to translate '{lang}' from")
+    return source
 
 
 def export_po(db, lang: str) -> bytes:
@@ -34,7 +44,7 @@ def export_po(db, lang: str) -> bytes:
 
     from scriptforge import __version__
 
-    source = other_language(lang)
+    source = _source(db, lang)
     catalog = Catalog(locale=lang, project="scriptforge", version=__version__, creation_date=_FIXED_DATE,
                       revision_date=_FIXED_DATE, header_comment="# " + _HEADER.format(
                           source=source, target=lang).replace("\n", "\n# "),
@@ -44,7 +54,7 @@ def export_po(db, lang: str) -> bytes:
         if src is None:
             continue
         flags = ("fuzzy",) if state(db, unit, lang) == STALE else ()
-        label = db.characters[unit.character].name("en") if unit.character else None
+        label = db.characters[unit.character].name(official()) if unit.character else None
         comment = [f"{label}: {unit.field}"] if label else []
         if unit.field in LIST_FIELDS:
             tgt = tgt or ()
@@ -88,8 +98,8 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         _fail(path, 1, f"malformed .po file: {exc}")
     lang = lang or (str(catalog.locale) if catalog.locale else None)
     lang = lang.split("_")[0] if lang else None
-    if lang not in LANGUAGES:
-        _fail(path, 1, f"language {lang!r} is not one of {', '.join(LANGUAGES)}; "
+    if lang is None or lang not in db.languages:
+        _fail(path, 1, f"language {lang!r} is not one of {', '.join(db.languages)}; "
                        "set the header's Language or pass --lang")
     units = {u.key: u for u in all_units(db)}
     changes: list[Change] = []
@@ -132,7 +142,7 @@ def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None
             _fail(path, line, f"msgctxt {context!r}: no such jinx pair in data/jinxes.yaml")
         return context, None
     if kind == "ui":
-        node = db.ui.get(other_language(lang), {})
+        node = db.ui.get(translation_source(lang, db.languages) or lang, {})
         for step in parts[1:]:
             node = node.get(step) if isinstance(node, dict) else None
         if not isinstance(node, str):
@@ -164,7 +174,7 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
     from scriptforge.datafiles import validate
     from scriptforge.errors import DataError
 
-    source = other_language(lang)
+    source = _source(db, lang)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
     hashes: dict[Path, dict] = {}
@@ -206,7 +216,7 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
             validate(doc.data, _schema(doc.path), doc.path)
         except DataError as exc:
             raise InputError(f"the import would make an invalid data file: {exc}", where=str(path)) from None
-    return write_docs(list(docs.values()))
+    return write_docs(list(docs.values()), db.data_dir)
 
 
 def _schema(path: Path) -> str:

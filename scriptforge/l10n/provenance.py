@@ -10,14 +10,17 @@ A unit is *stale* when the source text's hash no longer matches the recorded one
 edited after the translation was made). Texts without a block are originals, never stale.
 """
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from scriptforge.fileio import atomic_write_text, dump_yaml
-from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, other_language, text_hash
-from scriptforge.names import LANGUAGES
+from scriptforge.fileio import dump_yaml, locked, write_files
+from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, text_hash, unit_languages
+from scriptforge.languages import translation_source
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
 
@@ -110,20 +113,31 @@ def set_hashes(doc: YamlDoc, source: str, hashes: dict[str, str]) -> None:
     doc.data["translated_from"] = {"lang": source, "hashes": _order_hashes(merged, doc.path)}
 
 
-def write_docs(docs: list[YamlDoc]) -> list[Path]:
-    """Validate every document against its schema, then write those whose bytes change."""
+@contextmanager
+def editing_data(load: Callable[[], Any]) -> Iterator[Any]:
+    """The database for a command that changes its data files, loaded again while the data
+    folder's lock is held: what the command changes is what is on disk now, and a second
+    command changing the data at the same time waits for this one."""
+    data_dir = load().data_dir
+    with locked(data_dir):
+        yield load()
+
+
+def write_docs(docs: list[YamlDoc], root: Path) -> list[Path]:
+    """Validate every document against its schema, then write those whose bytes change, all or
+    nothing (`root`, the data folder, keeps the journal; see fileio.write_files)."""
     from scriptforge.datafiles import validate
 
     for doc in docs:
         validate(doc.data, schema_for(doc.path), doc.path)
-    written = []
+    changed = {}
     for doc in docs:
         text = doc.dumps()
         old = doc.path.read_text(encoding="utf-8") if doc.path.exists() else None
         if text != old:
-            atomic_write_text(doc.path, text)
-            written.append(doc.path)
-    return written
+            changed[doc.path] = text.encode("utf-8")
+    write_files(changed, root)
+    return list(changed)
 
 
 def schema_for(path: Path) -> str:
@@ -151,14 +165,15 @@ def plan_confirm(db, lang: str | None = None, keys=None) -> list[tuple[str, str,
         assert lang is not None, "units named by key are confirmed in one language"
         for key in keys:
             unit = units[key]
-            source = source_of(db, unit, lang) or other_language(lang)
-            plan.append((lang, key, source))
+            source = source_of(db, unit, lang) or source_language(unit, lang, db) or translation_source(lang, db.languages)
+            if source is not None:
+                plan.append((lang, key, source))
         return plan
-    targets = [lang] if lang else ["en", "ko"]
+    targets = [lang] if lang else list(db.languages)
     for target in targets:
-        source = other_language(target)
+        source = translation_source(target, db.languages)
         for unit in units.values():
-            if unit.text(target) is None or unit.text(source) is None:
+            if source is None or unit.text(target) is None or unit.text(source) is None:
                 continue
             if (target, unit.key) in recorded:
                 plan.append((target, unit.key, db.provenance[target][unit.key][0]))
@@ -184,7 +199,7 @@ def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
         per_doc[where.path][1][where.hash_key] = text_hash(value)
     for path, (source, hashes) in per_doc.items():
         set_hashes(docs[path], source, hashes)
-    return write_docs(list(docs.values()))
+    return write_docs(list(docs.values()), db.data_dir)
 
 
 def status(db, games=None) -> dict:
@@ -200,9 +215,10 @@ def status(db, games=None) -> dict:
     units = selected_units(db, games)
     groups = list(GROUPS) if db is not None else []
     groups += [u.group for u in units if u.game != "botc" and u.group not in groups]
-    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in groups} for lang in LANGUAGES}
+    langs = unit_languages(db, units)
+    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in groups} for lang in langs}
     for unit in units:
-        for lang in LANGUAGES:
+        for lang in langs:
             st = state(db, unit, lang)
             if st == STALE:
                 out[lang][unit.group][TRANSLATED] += 1
@@ -211,11 +227,11 @@ def status(db, games=None) -> dict:
                 out[lang][unit.group][st] += 1
     if db is None:
         return out
-    keys = {lang: glossary_keys(db, lang) for lang in LANGUAGES}
-    for lang in LANGUAGES:
-        other = keys[other_language(lang)]
+    keys = {lang: glossary_keys(db, lang) for lang in langs}
+    for lang in langs:
+        others = set().union(*(keys[other] for other in langs if other != lang))
         out[lang]["glossary"][TRANSLATED] = len(keys[lang])
-        out[lang]["glossary"][MISSING] = len(other - keys[lang])
+        out[lang]["glossary"][MISSING] = len(others - keys[lang])
     return out
 
 
@@ -239,12 +255,13 @@ def confirm_command(db, name: str | None, field: str | None, lang: str | None, a
         raise ScriptforgeError(f"no text '{key}'; fields: name, ability, flavor, overview, how_to_run, "
                                "examples, first_night_reminder, other_night_reminder")
     if lang is None:
-        recorded = [l for l in LANGUAGES if key in db.provenance.get(l, {})]
+        recorded = [l for l in db.languages if key in db.provenance.get(l, {})]
         if len(recorded) != 1:
             raise ScriptforgeError(f"'{key}': say which language is the translation with --lang")
         lang = recorded[0]
     unit = units[key]
-    if unit.text(lang) is None or unit.text(other_language(lang)) is None:
+    source = source_language(unit, lang, db)
+    if unit.text(lang) is None or source is None:
         raise ScriptforgeError(f"'{key}' needs a text in both languages to be confirmed")
     plan = plan_confirm(db, lang, [key])
     return confirm(db, plan), len(plan)

@@ -1,10 +1,10 @@
 """Text output of the translator tools, for people."""
 
-from scriptforge.names import LANGUAGES
+from scriptforge.languages import codes
 
 
 def status_text(table: dict) -> str:
-    langs = [l for l in LANGUAGES if l in table]
+    langs = [l for l in codes() if l in table]
     head = f"{'field':<22}" + "".join(f"{l + ' translated':>15}{'missing':>9}{'stale':>7}" for l in langs)
     lines = [head, "-" * len(head)]
     totals = {l: [0, 0, 0] for l in langs}

@@ -27,11 +27,11 @@ A unit exists when at least one language has its text.
 from dataclasses import dataclass
 import hashlib
 
-from scriptforge.names import LANGUAGES, NIGHT_STEPS
+from scriptforge.languages import codes, fallback_chain, official
+from scriptforge.model import TEXT_FIELDS
+from scriptforge.names import NIGHT_STEPS
 
-CHAR_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
-               "first_night_reminder", "other_night_reminder")
-LIST_FIELDS = ("how_to_run", "examples")
+CHAR_FIELDS = TEXT_FIELDS
 # status groups, in report order
 GROUPS = (*CHAR_FIELDS, "night_steps", "reminder_labels", "jinxes", "ui", "glossary")
 ROLE_FIELDS = ("name", "text", "notes")
@@ -60,6 +60,23 @@ class Unit:
         return value
 
 
+def source_language(unit: "Unit", lang: str, db=None) -> str | None:
+    """The language `unit`'s text in `lang` is translated from: the recorded source, else the
+    first language along the registry's fallbacks that has the text."""
+    recorded = db.provenance.get(lang, {}).get(unit.key) if db is not None else None
+    if recorded:
+        return recorded[0]
+    return next((other for other in fallback_chain(lang) if other != lang and unit.text(other) is not None), None)
+
+
+def unit_languages(db, units) -> tuple[str, ...]:
+    """The languages of the database (else of the units' texts), in registry order."""
+    if db is not None:
+        return db.languages
+    found = {lang for unit in units for lang in unit.texts}
+    return tuple(code for code in codes() if code in found)
+
+
 _KINDS = {"first_night_reminder": "night", "other_night_reminder": "night", "night_steps": "night",
           "reminder_labels": "reminders"}
 
@@ -73,10 +90,6 @@ def kind_of(unit: Unit) -> str:
     if unit.game == SHARED_UI:
         return "ui"
     return "name" if unit.field == "name" else "overview"
-
-
-def other_language(lang: str) -> str:
-    return next(other for other in LANGUAGES if other != lang)
 
 
 def text_hash(value) -> str:
@@ -124,17 +137,17 @@ def all_units(db) -> list[Unit]:
             if texts:
                 out.append(Unit(f"step.{step_id}.{name}", "night_steps", None, name, dict(texts)))
     tokens = []
-    for lang in LANGUAGES:
+    for lang in db.languages:
         tokens += [t for t in db.reminder_labels.get(lang, {}) if t not in tokens]
     for token in tokens:
-        texts = {lang: db.reminder_labels[lang][token] for lang in LANGUAGES
+        texts = {lang: db.reminder_labels[lang][token] for lang in db.languages
                  if token in db.reminder_labels.get(lang, {})}
         out.append(Unit(f"reminder.{token}", "reminder_labels", None, token, texts))
     for jinx in db.jinxes:
         if jinx.texts:
             out.append(Unit(f"jinx.{jinx.key}", "jinxes", None, jinx.key, dict(jinx.texts)))
     paths: dict[str, dict] = {}
-    for lang in LANGUAGES:
+    for lang in db.languages:
         for path, text in _leaves(db.ui.get(lang, {})):
             paths.setdefault(path, {})[lang] = text
     for path, texts in paths.items():
@@ -151,7 +164,7 @@ def glossary_keys(db, lang: str) -> set[str]:
         if term.get("character"):
             keys.add(term["character"])
         else:
-            keys.add((term.get("en") or term["term"]).casefold())
+            keys.add((term.get(official()) or term["term"]).casefold())
     return keys
 
 
@@ -169,7 +182,7 @@ def _item_units(game: str, item, fields, group: str) -> list[Unit]:
 
 def _tree_units(prefix: str, trees: dict, group: str, game: str) -> list[Unit]:
     paths: dict[str, dict] = {}
-    for lang in LANGUAGES:
+    for lang in (code for code in codes() if code in trees):
         for path, text in _leaves(trees.get(lang) or {}, lists=True):
             paths.setdefault(path, {})[lang] = text
     return [Unit(f"{prefix}.{path}", group, None, path, texts, game) for path, texts in paths.items()]

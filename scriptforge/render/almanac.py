@@ -18,12 +18,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scriptforge.analysis import Analysis
-from scriptforge.model import COUNT_KEYS, Character
-from scriptforge.names import LANGUAGES
-from scriptforge.render.views import SHEET_LANGUAGES, TEAM_COLOURS, Icon, SheetView, labels_for, make_view
+from scriptforge.describe import setup_description
+from scriptforge.languages import default, split_pair, translation_source
+from scriptforge.model import LIST_FIELDS, PAGE_FIELDS, Character, pick_text
+from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
 
-TEXT_SECTIONS = ("ability", "flavor", "overview", "how_to_run", "examples")  # the seeds' order
-_LIST_SECTIONS = ("how_to_run", "examples")
+TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)
+_LIST_SECTIONS = LIST_FIELDS
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Section:
     title: str
     paragraphs: list[str]
     fallback: bool = False  # taken from the other language
-    lang: str = "ko"  # the language of these paragraphs (for the HTML lang attribute)
+    lang: str = ""  # the language of these paragraphs (for the HTML lang attribute)
 
     @property
     def is_list(self) -> bool:
@@ -92,7 +93,7 @@ class AlmanacView:
     contents: list[ContentsEntry] = field(default_factory=list)
     characters: list[CharacterPage] = field(default_factory=list)
     fallback: list[str] = field(default_factory=list)  # names of characters printed partly in another language
-    other_lang: str = "en"
+    other_lang: str = ""  # the language most fallbacks come from
     scale: float = 1.0
     sheet_scale: float = 1.0  # the character sheet's text size, smaller where it would not fit its page
     sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
@@ -127,110 +128,40 @@ class AlmanacView:
 # -- pieces ----------------------------------------------------------------------------------
 
 
-def _other(lang: str) -> str:
-    return next(l for l in LANGUAGES if l != lang)
-
-
 def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
     """Every text section the database has for `ch`, in the seeds' order; a section missing in
-    `lang` comes from the other language (marked). Nothing for a section nobody wrote."""
-    own = ch.text(lang)
-    others = [t for l, t in ch.texts.items() if l != lang]
-    other_lang = next((l for l in ch.texts if l != lang), _other(lang))
+    `lang` comes from the next language along the fallbacks (marked). Nothing for a section
+    nobody wrote."""
     out = []
     for key in TEXT_SECTIONS:
-        value, fallback = (getattr(own, key) if own else None), False
-        if not value:
-            value = next((getattr(t, key) for t in others if getattr(t, key)), None)
-            fallback = bool(value)
-        if not value:
+        value, used = ch.field(key, lang)
+        if not value or used is None:
             continue
-        paragraphs = list(value) if key in _LIST_SECTIONS else [value]
-        out.append(Section(key, labels.get(key, key), paragraphs, fallback, other_lang if fallback else lang))
+        paragraphs = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+        out.append(Section(key, labels.get(key, key), paragraphs, used != lang, used))
     return out
-
-
-def _night_text(ch: Character, night: str, lang: str) -> tuple[str | None, bool]:
-    key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
-    own = ch.text(lang)
-    if own is not None and getattr(own, key):
-        return getattr(own, key), False
-    for texts in ch.texts.values():
-        if getattr(texts, key):
-            return getattr(texts, key), True
-    return None, False
-
-
-def _count(value: tuple[int, int], lang: str) -> str:
-    lo, hi = value
-    if lo == hi:
-        return f"{lo:+d}"
-    return f"{lo:+d}~{hi:+d}" if lang == "ko" else f"{lo:+d} or {hi:+d}" if hi - lo == 1 else f"{lo:+d} to {hi:+d}"
 
 
 def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None) -> str | None:
     """The setup effect in words, e.g. "-1 Outsider" / "외지인 -1명"; None for no effect."""
-    effect = ch.setup
-    if effect is None:
+    if ch.setup is None:
         return None
     names = names or {}
-    teams = (db.ui.get(lang) or {}).get("teams", {})
-    singular = {COUNT_KEYS[t]: teams.get(t, {}).get("name", t) for t in COUNT_KEYS}
-    plural = {COUNT_KEYS[t]: teams.get(t, {}).get("plural", t) for t in COUNT_KEYS}
-    own_name = names.get(ch.id) or ch.name(lang)
-    words = (db.ui.get(lang) or {}).get("labels", {})
-    parts = []
-    for key, span in effect.counts.items():
-        count = _count(span, lang)
-        if key in effect.ends_only:
-            count = f"{span[0]:+d} {words.get('setup_either', 'or')} {span[1]:+d}"
-        if lang == "ko":
-            parts.append(f"{singular[key]} {count}명")
-        else:
-            many = max(abs(span[0]), abs(span[1])) != 1
-            parts.append(f"{count} {(plural if many else singular)[key]}")
-    if effect.outsiders_any is not None:
-        parts.append(words["setup_some_outsiders"].format(n=effect.outsiders_any) if effect.outsiders_any
-                     else words["setup_any_outsiders"])
-    for flag in ("no_evil", "seating", "duplicate_good"):
-        if getattr(effect, flag):
-            parts.append(words[f"setup_{flag}"])
-    if effect.majority:
-        parts.append(words["setup_majority"].format(name=names.get(ch.id) or ch.name(lang)))
-    if not effect.demon_token:
-        parts.append("악마 토큰을 주머니에 넣지 않음" if lang == "ko" else "no Demon token in the bag")
-    if effect.extra_copies:
-        copies = _count(effect.extra_copies, lang)
-        parts.append(f"{own_name} {copies}명 추가" if lang == "ko" else f"{copies} extra {own_name}")
-        if effect.extra_copies_drunk:
-            parts.append(f"그중 {effect.extra_copies_drunk}명은 취함" if lang == "ko"
-                         else f"{effect.extra_copies_drunk} of the extras is drunk")
-    for added in effect.adds:
-        other = names.get(added) or (db.characters[added].name(lang) if added in db.characters else added)
-        parts.append(f"{other} 추가" if lang == "ko" else f"adds the {other}")
-    if effect.evil_townsfolk:
-        parts.append(f"{singular['townsfolk']} {effect.evil_townsfolk}명이 악한 팀" if lang == "ko"
-                     else f"{effect.evil_townsfolk} {singular['townsfolk']} is evil")
-    if effect.bag_token:
-        alignments = (db.ui.get(lang) or {}).get("alignments", {})
-        token = alignments.get(effect.bag_token) or singular.get(COUNT_KEYS.get(effect.bag_token, effect.bag_token),
-                                                                  effect.bag_token)
-        parts.append(f"이 캐릭터 대신 {token} 토큰을 주머니에 넣음" if lang == "ko"
-                     else f"a {token} token goes in the bag instead")
-    if effect.unmodelled:
-        parts.append(words["setup_no_bracket"])
-    return ", ".join(parts) or None
+    return setup_description(
+        ch.setup, db, lang, names.get(ch.id) or ch.name(lang),
+        lambda other: names.get(other) or (db.characters[other].name(lang) if other in db.characters else other),
+    ) or None
 
 
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
     tokens = (*ch.reminders, *ch.reminders_global)
     if not tokens:
         return None
-    table, other = db.reminder_labels.get(lang) or {}, db.reminder_labels.get(_other(lang)) or {}
     counts = Counter(tokens)
     out = []
     for token in dict.fromkeys(tokens):
-        label = table.get(token) or other.get(token) or token  # a homebrew token is its own label
+        label = pick_text({l: t[token] for l, t in db.reminder_labels.items() if token in t}, lang) \
+            or token  # a homebrew token is its own label
         out.append(f"{label} ×{counts[token]}" if counts[token] > 1 else label)
     return " · ".join(out)
 
@@ -240,37 +171,37 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
     for night in ("first_night", "other_nights"):
         ids = order.order(night)
         if ch.id in ids:
-            text, fallback = _night_text(ch, night, lang)
-            facts.append(Fact(night, labels.get(night, night), text or "", f"#{ids.index(ch.id) + 1}", fallback))
+            text, used = ch.night_reminder(night, lang)
+            facts.append(Fact(night, labels.get(night, night), text or "", f"#{ids.index(ch.id) + 1}",
+                              used not in (None, lang)))
         else:
-            facts.append(Fact(night, labels.get(night, night), labels.get("does_not_wake", "—")))
+            facts.append(Fact(night, labels.get(night, night), labels["does_not_wake"]))
     tokens = _reminder_tokens(ch, db, lang)
     if tokens:
-        facts.append(Fact("reminders", labels.get("reminders", "Reminders"), tokens))
+        facts.append(Fact("reminders", labels["reminders"], tokens))
     names = {i: v.name for i, v in views.items()}
     setup = setup_text(ch, db, lang, names)
     if setup:
-        facts.append(Fact("setup", labels.get("setup", "Setup"), setup))
+        facts.append(Fact("setup", labels["setup"], setup))
     for jinx in sheet.jinxes:
         if ch.id in (jinx.first.id, jinx.second.id):
             other = jinx.second if jinx.first.id == ch.id else jinx.first
-            facts.append(Fact("jinx", labels.get("jinxes", "Jinxes"), jinx.text, other.name, icon=other.icon))
+            facts.append(Fact("jinx", labels["jinxes"], jinx.text, other.name, icon=other.icon))
     return facts
 
 
 # -- the whole almanac -----------------------------------------------------------------------
 
 
-def almanac_view(analysis: Analysis, lang: str = "ko", paper: str = "a4") -> AlmanacView:
+def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = "a4") -> AlmanacView:
     """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
     script, db, order = analysis.script, analysis.db, analysis.night
-    text_lang, _ = SHEET_LANGUAGES[lang]
+    text_lang, _ = split_pair(lang)
     sheet = make_view(analysis, lang, paper, back=True)
     labels = dict(labels_for(db, lang))
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
-    team_titles = {t: (db.ui.get(text_lang) or {}).get("teams", {}).get(t, {}).get("name", t.title())
-                   for t in TEAM_COLOURS}
-    editions = (db.ui.get(text_lang) or {}).get("editions", {})
+    team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}
+    editions = db.word_table(text_lang, "editions")
 
     pages, fallback = [], []
     for ch in analysis.characters:
@@ -287,16 +218,16 @@ def almanac_view(analysis: Analysis, lang: str = "ko", paper: str = "a4") -> Alm
             sections=sections,
             facts=facts, fallback=used_other, homebrew=ch.homebrew))
 
-    contents = [ContentsEntry("sheet", sheet.title or labels.get("script", "Script"), level=0)]
+    contents = [ContentsEntry("sheet", sheet.title or labels["script"], level=0)]
     contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages]
-    contents.append(ContentsEntry("closing", labels.get("night_order", "Night order"), level=0))
+    contents.append(ContentsEntry("closing", labels["night_order"], level=0))
 
     description = script.meta.get("description") if isinstance(script.meta, dict) else None
     return AlmanacView(
         lang=lang, html_lang=text_lang, paper=paper, title=sheet.title, author=sheet.author,
         byline=sheet.byline, description=description.strip() if isinstance(description, str) and description.strip()
         else None, labels=labels, sheet=sheet, contents=contents, characters=pages, fallback=fallback,
-        other_lang=_other(text_lang))
+        other_lang=translation_source(text_lang, db.languages) or text_lang)
 
 
 def _edition(edition: str, team_title: str | None) -> str | None:

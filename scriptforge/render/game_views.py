@@ -17,8 +17,9 @@ sheets are references, not one-page handouts), and a table row is never split ac
 from dataclasses import dataclass, field
 
 from scriptforge.games import GameDatabase, Role, ability_conditions
+from scriptforge.languages import default, split_pair
 from scriptforge.render.measure import NameColumn, name_column
-from scriptforge.render.views import SHEET_LANGUAGES, Icon
+from scriptforge.render.views import Icon
 
 #: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
 GROUP_COLOURS = {
@@ -141,10 +142,11 @@ def _second(item, second: str | None) -> str | None:
     return item.texts[second].name
 
 
-def game_view(gdb: GameDatabase, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
+def game_view(gdb: GameDatabase, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
               night: bool = False) -> GameSheetView:
     """The view model of a game's reference sheet (`sheet`) and/or moderator's sheet (`night`)."""
-    lang, second = SHEET_LANGUAGES[sheet_lang]
+    lang, second = split_pair(sheet_lang)
+    gdb.require(lang, *([second] if second else []))
     texts = gdb.texts[lang]
     labels = dict(gdb.ui[lang]["labels"])
     # A number the source does not give is left off the page (never printed as "not given").

@@ -39,6 +39,7 @@ import urllib.parse
 import jinja2
 import markupsafe
 
+from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.views import WORD_JOINER, keep_korean_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
@@ -95,6 +96,18 @@ def font_coverage() -> frozenset[int]:
             _cmap_cache[key] = frozenset(font.getBestCmap())
             font.close()
     return _cmap_cache[key]
+
+
+def require_printable(sheet_lang: str) -> None:
+    """Refuse (InputError, one line) a sheet language whose letters the bundled fonts cannot set."""
+    from scriptforge.languages import get, shown, unprintable_letters
+
+    for code in shown(sheet_lang):
+        missing = unprintable_letters(code, font_coverage())
+        if missing:
+            language = get(code)
+            raise InputError(f"--lang {code}: the bundled fonts cannot set {language.name} ({language.native}); "
+                             f"they have no {' '.join(missing[:5])}{' …' if len(missing) > 5 else ''}")
 
 
 def missing_glyphs(text: str) -> list[str]:

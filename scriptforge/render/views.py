@@ -11,12 +11,9 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 import re
 
 from scriptforge.analysis import Analysis
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, Character
+from scriptforge.languages import char_class, default, split_pair, uses
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
 from scriptforge.render.measure import NameColumn, name_column
-
-#: Sheet languages: the language of the texts, and (for ko+en) the language of the small
-#: second name printed beside each character's name.
-SHEET_LANGUAGES = {"ko": ("ko", None), "en": ("en", None), "ko+en": ("ko", "en")}
 
 TEAM_COLOURS = {
     "townsfolk": "#1d5aa6",
@@ -151,7 +148,7 @@ class SheetView:
 
 #: U+2060 WORD JOINER: no line break on either side, draws nothing, dropped by text extraction.
 WORD_JOINER = "\u2060"
-_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"
+_HANGUL = char_class("Hang")  # Korean is the writing system set with breaks at spaces only
 # A gap between two non-space characters of which at least one is Hangul.
 _JOIN_GAP = re.compile(f"(?<=[{_HANGUL}])(?=[^\\s{WORD_JOINER}])|(?<=[^\\s{WORD_JOINER}])(?=[{_HANGUL}])")
 
@@ -163,7 +160,7 @@ def keep_words(text: str) -> str:
     break between any two Hangul syllables and ignore keep-all; joined syllables break at spaces.
     Latin text is unchanged; a word too long for its cell still breaks (``overflow-wrap``).
     """
-    if not text or not any("\u1100" <= c <= "\ud7a3" for c in text):
+    if not uses(text, "Hang"):
         return text
     return _JOIN_GAP.sub(WORD_JOINER, text)
 
@@ -209,18 +206,10 @@ def icon_for(ch: Character, name: str, image_url: str | None = None) -> Icon:
                 key=ch.team if ch.team in TEAM_COLOURS else None, character=ch.id)
 
 
-def _texts(ch: Character, lang: str):
-    """(texts, fallback): the texts in `lang`, else in the other language we have."""
-    texts = ch.text(lang)
-    if texts is not None:
-        return texts, False
-    other = next(iter(ch.texts.values()), None)
-    return other, True
-
-
 def character_view(ch: Character, sheet_lang: str, image_url: str | None = None) -> CharacterView:
-    lang, second = SHEET_LANGUAGES[sheet_lang]
-    texts, fallback = _texts(ch, lang)
+    lang, second = split_pair(sheet_lang)
+    texts, used = ch.texts_for(lang)
+    fallback = used != lang
     name = texts.name if texts else ch.id
     ability = texts.ability if texts else ""
     second_texts = ch.text(second) if second else None
@@ -231,18 +220,17 @@ def character_view(ch: Character, sheet_lang: str, image_url: str | None = None)
 
 
 def labels_for(db, sheet_lang: str) -> dict:
-    lang, _ = SHEET_LANGUAGES[sheet_lang]
-    ui = db.ui.get(lang) or db.ui.get("en") or {}
-    labels = dict(ui.get("labels", {}))
-    labels["team_names"] = {t: v["plural"] for t, v in ui.get("teams", {}).items()}
+    lang, _ = split_pair(sheet_lang)
+    labels: dict = db.labels(lang)
+    labels["team_names"] = {t: db.team_name(t, lang, plural=True) for t in TEAMS}
     return labels
 
 
 def byline(labels: dict, lang: str, author: str | None) -> str | None:
     if not author:
         return None
-    by = labels.get("by", "by")
-    return f"{author} {by}" if lang == "ko" else f"{by} {author}"
+    by = labels["by"]
+    return str(labels.get("byline") or "{by} {author}").format(by=by, author=author)
 
 
 def _team_title(labels: dict, team: str) -> str:
@@ -252,10 +240,10 @@ def _team_title(labels: dict, team: str) -> str:
 # -- the sheet -------------------------------------------------------------------------------
 
 
-def sheet_view(analysis: Analysis, sheet_lang: str = "ko", paper: str = "a4") -> SheetView:
+def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4") -> SheetView:
     """The character sheet of the analysed script, characters in sheet order."""
     script, db = analysis.script, analysis.db
-    lang, _ = SHEET_LANGUAGES[sheet_lang]
+    lang, _ = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
     views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id)) for ch in analysis.characters}
 
@@ -298,7 +286,7 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
     """The two nights of the analysed script's night order (steps dusk, minion info, demon info
     and dawn included) as lists of steps with icon, name and reminder text."""
     db, order = analysis.db, analysis.night
-    lang, second = SHEET_LANGUAGES[sheet_lang]
+    lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
     out = []
     for night in ("first_night", "other_nights"):
@@ -326,7 +314,7 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
 # -- the whole view ----------------------------------------------------------------------------
 
 
-def make_view(analysis: Analysis, sheet_lang: str = "ko", paper: str = "a4", *, sheet: bool = True,
+def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
               back: bool = False, night: bool = False) -> SheetView:
     """The whole printable view of a script: sheet, and optionally back page and night pages."""
     view = sheet_view(analysis, sheet_lang, paper)

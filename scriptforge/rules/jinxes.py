@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 import re
 from typing import TYPE_CHECKING, Any
 
+from scriptforge.languages import codes, detect
+from scriptforge.model import pick_text
 from scriptforge.official import official_facts
 from scriptforge.rules.findings import Finding, finding, short
 
@@ -24,7 +26,7 @@ class JinxRecord:
     source: str = "database"  # "database" or "script"
 
     def text(self, lang: str) -> str | None:
-        return self.texts.get(lang) or next(iter(self.texts.values()), None)
+        return pick_text(self.texts, lang)
 
     def as_dict(self, lang: str) -> dict[str, Any]:
         return {"characters": list(self.characters), "text": self.text(lang), "source": self.source}
@@ -104,8 +106,6 @@ def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
 
 def _embedded(script: "Script") -> Iterator[tuple[str, str, str, str, str]]:
     """(owner id, other id as written, JSON pointer, text, language) of each jinx in the script's objects."""
-    from scriptforge.script import is_korean
-
     raw = script.document if isinstance(script.document, list) else []
     for ch in script.characters:
         path = script.paths.get(ch.id, "")
@@ -115,4 +115,4 @@ def _embedded(script: "Script") -> Iterator[tuple[str, str, str, str, str]]:
         for k, entry in enumerate(jinxes if isinstance(jinxes, list) else ()):
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
                 text = entry["reason"]
-                yield ch.id, entry["id"], f"{path}/jinxes/{k}", text, "ko" if is_korean(text) else "en"
+                yield ch.id, entry["id"], f"{path}/jinxes/{k}", text, detect(text, codes())

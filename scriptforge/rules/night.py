@@ -40,24 +40,16 @@ class NightEntry:
 
     def name(self, lang: str) -> str:
         if self.step is not None:
-            return self.step.names.get(lang) or next(iter(self.step.names.values()), self.id)
+            return self.step.name(lang)
         assert self.character is not None
         return self.character.name(lang)
 
     def reminder(self, night: str, lang: str) -> str | None:
-        """The storyteller's reminder for `night` in `lang` (falls back to another language)."""
+        """The storyteller's reminder for `night` in `lang` (else along the fallbacks)."""
         if self.step is not None:
-            texts = self.step.first_night if night == "first_night" else self.step.other_nights
-            return texts.get(lang) or next(iter(texts.values()), None)
+            return self.step.reminder(night, lang)
         assert self.character is not None
-        key = "first_night_reminder" if night == "first_night" else "other_night_reminder"
-        own = self.character.texts.get(lang)
-        if own is not None and getattr(own, key):
-            return str(getattr(own, key))
-        for other in self.character.texts.values():
-            if getattr(other, key):
-                return str(getattr(other, key))
-        return None
+        return self.character.night_reminder(night, lang)[0]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ rule key is not greater than its own, so official characters never move.
 import re
 from typing import TYPE_CHECKING
 
+from scriptforge.languages import official
 from scriptforge.model import TEAMS, Character
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
 
 
 def _ability(ch: Character) -> str:
-    texts = ch.texts.get("en") or next(iter(ch.texts.values()), None)
+    texts, _ = ch.texts_for(official())  # the rule is stated on the official (English) wording
     return texts.ability.translate(_QUOTES) if texts else ""
 
 

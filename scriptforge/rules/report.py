@@ -1,10 +1,11 @@
 """Plain-text views of the script analyses, for people (the CLI prints these; JSON comes from as_dict)."""
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scriptforge.markup import to_text
-from scriptforge.model import TEAMS, Character
+from scriptforge.languages import default
+from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
 from scriptforge.rules.night import NIGHTS, NightOrder
 
 if TYPE_CHECKING:
@@ -24,26 +25,21 @@ def _players_list(players: list[int]) -> str:
     return ", ".join(str(p) for p in players)
 
 
-_TEAMS = ("townsfolk", "outsider", "minion", "demon")
+def _count_words(n: int, team: str, db: "Database", lang: str) -> str:
+    form = str(db.word(lang, "setup", "bag_count_one" if n == 1 else "bag_count_many"))
+    return form.format(count=n, team=db.team_name(team, lang), teams=db.team_name(team, lang, plural=True))
 
 
-def _count_words(n: int, team: str, teams: dict[str, Any], lang: str) -> str:
-    words = teams.get(team, {})
-    if lang == "ko":
-        return f"{words.get('name', team)} {n}"
-    return f"{n} {words.get('name' if n == 1 else 'plural', team)}"
-
-
-def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: "Database", lang: str = "en",
+def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: "Database", lang: str = "",
                travellers: int = 0) -> str:
     """The setup table: the base row and each team's range per player count; with one player
     count, also every legal bag (and the Travellers beside it). Words come from ui.yaml in `lang`."""
     from scriptforge.render.almanac import setup_text as effect_text
 
-    ui = db.ui.get(lang) or db.ui.get("en") or {}
-    words, teams = ui.get("labels", {}), ui.get("teams", {})
-    keys = ("townsfolk", "outsiders", "minions", "demons")
-    titles = [teams.get(t, {}).get("plural", t) for t in _TEAMS]
+    lang = lang or default("text")
+    words = db.labels(lang)
+    keys = tuple(COUNT_KEYS[t] for t in PLAYER_TEAMS)
+    titles = [db.team_name(t, lang, plural=True) for t in PLAYER_TEAMS]
     width = max(11, *(len(t) for t in titles))
     lines = [f"{words.get('players', 'players'):>7}  " + "  ".join(f"{t:<{width}}" for t in titles).rstrip()]
     for row in rows:
@@ -58,7 +54,7 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
     if shaping:
         lines += ["", words["setup_characters"]]
         for ch in shaping:
-            team = teams.get(ch.team, {}).get("name", ch.team)
+            team = db.team_name(ch.team, lang)
             lines.append(f"  {names[ch.id]} ({team}): {effect_text(ch, db, lang, names)}")
     if rows and rows[0].unmodelled:
         lines.append("")
@@ -71,7 +67,7 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
             lines.append(words["setup_travellers"].format(players=row.players, travellers=travellers))
         lines.append(words["setup_bags"].format(players=row.players))
         for bag in row.bags:
-            counts = " · ".join(_count_words(n, team, teams, lang) for n, team in zip(bag.counts, _TEAMS))
+            counts = " · ".join(_count_words(n, team, db, lang) for n, team in zip(bag.counts, PLAYER_TEAMS))
             who = ", ".join(names.get(i, i) for i in bag.in_play) or words["setup_no_character"]
             lines.append(f"  {counts} — {who}")
     return "\n".join(lines)

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scriptforge.errors import InputError
+from scriptforge.languages import official
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
+from scriptforge.character_json import overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
@@ -26,13 +28,7 @@ if TYPE_CHECKING:
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
-_TEAM_PLURAL = {"townsfolk": "Townsfolk", "outsider": "Outsiders", "minion": "Minions", "demon": "Demons"}
 
-# Official length limits (FACTS.md §1.2), per kind of entry: field -> limit; "[]" marks list items.
-_META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}
-_CHARACTER_LIMITS = {"id": 50, "name": 30, "edition": 50, "ability": 250, "flavor": 500,
-                     "firstNightReminder": 500, "otherNightReminder": 500}
-_LIST_LIMITS = {"reminders": 30, "remindersGlobal": 25}
 
 
 @dataclass(frozen=True)
@@ -81,7 +77,7 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
     findings += schema_findings(script.document)
     findings += length_findings(script.document)
     findings += analysis.night.problems
-    findings += count_findings(script, analysis.setup)
+    findings += count_findings(script, analysis.setup, analysis.db)
     findings += companion_findings(script)
     findings += jinx_findings(analysis.jinxes)
     findings += outdated_jinxes(script, analysis.db)
@@ -195,37 +191,8 @@ def length_findings(data: object) -> list[Finding]:
     """Texts longer than the official limits (FACTS.md §1.2)."""
     if not isinstance(data, list):
         return []
-    out = []
-
-    def check(value: object, limit: int, path: str, field: str) -> None:
-        if isinstance(value, str) and len(value) > limit:
-            out.append(finding("text-too-long", f"{field} is {len(value)} characters long; the limit is {limit}",
-                               path, field=field, length=len(value), limit=limit))
-
-    for index, item in enumerate(data):
-        base = f"/{index}"
-        if isinstance(item, str):
-            check(item, 20, base, "id")
-        elif isinstance(item, dict):
-            if item.get("id") == "_meta":
-                for key, limit in _META_LIMITS.items():
-                    check(item.get(key), limit, f"{base}/{key}", f"_meta.{key}")
-            elif set(item) <= {"id"}:
-                check(item.get("id"), 20, f"{base}/id", "id")
-            else:
-                for key, limit in _CHARACTER_LIMITS.items():
-                    check(item.get(key), limit, f"{base}/{key}", key)
-                for key, limit in _LIST_LIMITS.items():
-                    if isinstance(item.get(key), list):
-                        for i, label in enumerate(item[key]):
-                            check(label, limit, f"{base}/{key}/{i}", f"{key} item")
-                for key, fields in (("jinxes", {"id": 50, "reason": 500}), ("special", {"value": 50})):
-                    if isinstance(item.get(key), list):
-                        for i, entry in enumerate(item[key]):
-                            if isinstance(entry, dict):
-                                for sub, limit in fields.items():
-                                    check(entry.get(sub), limit, f"{base}/{key}/{i}/{sub}", f"{key}.{sub}")
-    return out
+    return [finding("text-too-long", f"{p.field} is {p.length} characters long; the limit is {p.limit}",
+                    p.pointer, field=p.field, length=p.length, limit=p.limit) for p in overlong(data)]
 
 
 # -- counts and setup --------------------------------------------------------------------------
@@ -243,7 +210,7 @@ def _players_text(players: list[int]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]:
+def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") -> list[Finding]:
     """Team counts, and what the setup table's bags (rules.setup) say the script cannot fill."""
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
@@ -272,7 +239,7 @@ def count_findings(script: "Script", table: Sequence[SetupRow]) -> list[Finding]
     order = {c.id: i for i, c in enumerate(script.characters)}
     for key, players in groups.items():
         code, team, needed, available = key
-        plural = _TEAM_PLURAL[team] if needed != 1 else {"townsfolk": "Townsfolk"}.get(team, team.capitalize())
+        plural = db.team_name(team, official(), plural=needed != 1)  # findings are in English
         at = f"at {_players_text(players)} players"
         data: dict[str, Any] = {"team": team, "players": players, "needed": needed, "available": available}
         if code == "team-too-small":

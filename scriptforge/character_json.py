@@ -1,0 +1,96 @@
+"""The official character object (the script format's full entry: id, name, team, ability, night
+numbers and reminders, reminder labels, setup, jinxes): one writer and one table of the official
+schema's length limits, used by `export`, homebrew embedding (`add`), `import almanac --script`
+and `validate`'s text-too-long.
+"""
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from scriptforge.model import NIGHT_REMINDER_FIELDS, NIGHTS, OFFICIAL_TEXT_KEYS, Texts
+
+#: The official schema's length limits (FACTS.md §1.2): per kind of entry, field -> limit.
+META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}
+CHARACTER_LIMITS = {"id": 50, "name": 30, "edition": 50, "ability": 250, "flavor": 500,
+                    "firstNightReminder": 500, "otherNightReminder": 500}
+ITEM_LIMITS = {"reminders": 30, "remindersGlobal": 25}  # each label of these lists
+ENTRY_LIMITS = {"jinxes": {"id": 50, "reason": 500}, "special": {"value": 50}}  # fields of list entries
+ID_LIMIT = 20  # a plain id string, or an {"id": …} object
+_NIGHT_KEYS = {"first_night": "firstNight", "other_nights": "otherNight"}
+
+
+@dataclass(frozen=True)
+class Overlong:
+    pointer: str  # JSON pointer of the text in the script
+    field: str  # how a person names it: "ability", "_meta.name", "reminders item", "jinxes.reason"
+    length: int
+    limit: int
+
+
+def character_object(char_id: str, team: str, texts: Texts, *, edition: str | None = None,
+                     night: Mapping[str, float] | None = None,
+                     reminders: Mapping[str, str | None] | None = None,
+                     labels: Sequence[str] = (), global_labels: Sequence[str] = (), setup: bool = False,
+                     jinxes: Sequence[Mapping[str, str]] = ()) -> dict[str, object]:
+    """The official object of one character with `texts`: `night` maps first_night/other_nights to
+    its night number (0 or absent: it does not wake), `reminders` to its reminder text there
+    (written only where it wakes); `labels`/`global_labels` are the reminder-token labels."""
+    obj: dict[str, object] = {"id": char_id, "name": texts.name, "team": team}
+    if edition:
+        obj["edition"] = edition
+    obj["ability"] = texts.ability
+    if texts.flavor:
+        obj[OFFICIAL_TEXT_KEYS["flavor"]] = texts.flavor
+    for key in NIGHTS:
+        number = (night or {}).get(key) or 0
+        obj[_NIGHT_KEYS[key]] = number
+        reminder = (reminders or {}).get(key)
+        if reminder and number:
+            obj[OFFICIAL_TEXT_KEYS[NIGHT_REMINDER_FIELDS[key]]] = reminder
+    if labels:
+        obj["reminders"] = list(labels)
+    if global_labels:
+        obj["remindersGlobal"] = list(global_labels)
+    obj["setup"] = setup
+    if jinxes:
+        obj["jinxes"] = [dict(j) for j in jinxes]
+    return obj
+
+
+def overlong_entry(item: object, base: str) -> Iterator[Overlong]:
+    """Every text of one script entry (at pointer `base`) over its official limit."""
+    def check(value: object, limit: int, pointer: str, name: str) -> Iterator[Overlong]:
+        if isinstance(value, str) and len(value) > limit:
+            yield Overlong(pointer, name, len(value), limit)
+
+    if isinstance(item, str):
+        yield from check(item, ID_LIMIT, base, "id")
+        return
+    if not isinstance(item, dict):
+        return
+    if item.get("id") == "_meta":
+        for key, limit in META_LIMITS.items():
+            yield from check(item.get(key), limit, f"{base}/{key}", f"_meta.{key}")
+        return
+    if set(item) <= {"id"}:
+        yield from check(item.get("id"), ID_LIMIT, f"{base}/id", "id")
+        return
+    for key, limit in CHARACTER_LIMITS.items():
+        yield from check(item.get(key), limit, f"{base}/{key}", key)
+    for key, limit in ITEM_LIMITS.items():
+        values = item.get(key)
+        if isinstance(values, list):
+            for i, label in enumerate(values):
+                yield from check(label, limit, f"{base}/{key}/{i}", f"{key} item")
+    for key, fields in ENTRY_LIMITS.items():
+        entries = item.get(key)
+        if isinstance(entries, list):
+            for i, entry in enumerate(entries):
+                if isinstance(entry, dict):
+                    for sub, limit in fields.items():
+                        yield from check(entry.get(sub), limit, f"{base}/{key}/{i}/{sub}", f"{key}.{sub}")
+
+
+def overlong(data: Sequence[object]) -> list[Overlong]:
+    """Every text of a script (the parsed JSON list) over its official limit."""
+    return [o for index, item in enumerate(data) for o in overlong_entry(item, f"/{index}")]

@@ -1,0 +1,63 @@
+"""Facts in words, in any language: a setup effect as a phrase ("+1 Outsider, adds the Damsel" /
+"외지인 +1명, 처녀 추가"). The words are the `setup` section of data/<lang>/ui.yaml (falling back
+along the language registry), so a language brings its own word order with no code change.
+"""
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from scriptforge.model import COUNT_KEYS, SetupEffect
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
+
+_TEAM_OF = {key: team for team, key in COUNT_KEYS.items()}
+
+
+def setup_description(effect: SetupEffect, db: "Database", lang: str, own_name: str,
+                      name_of: Callable[[str], str]) -> str:
+    """Every field of `effect` in words, in `lang`; `own_name` is the character's name (for extra
+    copies of it), `name_of` turns another character's id into its name (for "adds the Damsel")."""
+    def word(key: str) -> str:
+        return str(db.word(lang, "setup", key) or key)
+
+    def team(key: str, plural: bool = False) -> str:
+        return db.team_name(_TEAM_OF.get(key, key), lang, plural=plural)
+
+    def span(value: tuple[int, int], ends_only: bool = False) -> str:
+        lo, hi = value
+        if lo == hi:
+            return f"{lo:+d}"
+        if ends_only:  # the Storyteller picks one end: "-1 or +1"
+            return f"{lo:+d} {word('either')} {hi:+d}"
+        return word("span_adjacent" if hi - lo == 1 else "span").format(lo=f"{lo:+d}", hi=f"{hi:+d}")
+
+    parts = []
+    for key, value in effect.counts.items():
+        many = max(abs(value[0]), abs(value[1])) != 1
+        parts.append(word("count_many" if many else "count_one").format(
+            count=span(value, key in effect.ends_only), team=team(key), teams=team(key, plural=True)))
+    if effect.outsiders_any is not None:
+        parts.append(word("some_outsiders").format(n=effect.outsiders_any) if effect.outsiders_any
+                     else word("any_outsiders"))
+    for flag in ("no_evil", "seating", "duplicate_good"):
+        if getattr(effect, flag):
+            parts.append(word(flag))
+    if effect.majority:
+        parts.append(word("majority").format(name=own_name))
+    if not effect.demon_token:
+        parts.append(word("no_demon_token"))
+    if effect.extra_copies:
+        parts.append(word("extra_copies").format(count=span(effect.extra_copies), name=own_name))
+        if effect.extra_copies_drunk:
+            parts.append(word("extra_copies_drunk").format(count=effect.extra_copies_drunk))
+    for added in effect.adds:
+        parts.append(word("adds").format(name=name_of(added)))
+    if effect.evil_townsfolk:
+        parts.append(word("evil_townsfolk").format(count=effect.evil_townsfolk, team=team("townsfolk")))
+    if effect.bag_token:
+        token = db.word(lang, "alignments", effect.bag_token) or team(COUNT_KEYS.get(effect.bag_token, effect.bag_token))
+        parts.append(word("bag_token").format(team=token))
+    if effect.unmodelled:
+        parts.append(word("no_bracket"))
+    return ", ".join(parts)

@@ -1,0 +1,170 @@
+"""The language registry (data/languages.json): which languages exist, how they are written,
+sorted and printed, and where a missing text falls back to.
+
+Nothing else in scriptforge names a language: the CLI's ``--lang`` choices, the schemas' language
+keys, text fallbacks and the guess of a script's text language all come from here. Texts exist only
+for the languages that have a data folder (built in: English and Korean) or a pack folder.
+
+A *sheet language* is one code (``de``) or two joined by ``+`` (``ko+en``): the texts of the first,
+with the second shown beside them (``show`` prints both; sheets print the second's names small).
+"""
+
+from dataclasses import dataclass
+from functools import cache
+import json
+from pathlib import Path
+
+from scriptforge.paths import DATA_DIR
+
+REGISTRY_PATH = DATA_DIR / "languages.json"
+#: The shape of a language code in data files and schemas (the registry decides which exist).
+CODE_PATTERN = "^[a-z]{2,3}$"
+
+
+@dataclass(frozen=True)
+class WritingSystem:
+    code: str  # ISO 15924: Latn, Hang, Kana, ...
+    name: str
+    ranges: tuple[tuple[int, int], ...]
+
+    def __contains__(self, char: str) -> bool:
+        point = ord(char)
+        return any(lo <= point <= hi for lo, hi in self.ranges)
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str  # in English
+    native: str  # in the language itself
+    writing_systems: tuple[str, ...]
+    letters: str  # letters a font must have to set the language (CLDR-style exemplar characters)
+    collation: str  # how its words sort: "casefold" (accents and case ignored first) or "codepoint"
+    fallback: tuple[str, ...]  # where its missing texts are looked for before registry order
+
+
+@dataclass(frozen=True)
+class Registry:
+    languages: dict[str, Language]  # in registry order
+    writing_systems: dict[str, WritingSystem]
+    official: str  # the language of the official data and of the sheet-order rule
+    defaults: dict[str, str]  # "text" (reference commands), "sheet" (printing), "pair" (the example of
+    # two joined), "both" (what show and search print by default)
+
+
+def _span(text: str) -> tuple[int, int]:
+    lo, _, hi = text.partition("-")
+    return int(lo, 16), int(hi or lo, 16)
+
+
+@cache
+def registry(path: Path = REGISTRY_PATH) -> Registry:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    systems = {code: WritingSystem(code, ws["name"], tuple(_span(r) for r in ws["ranges"]))
+               for code, ws in data["writing_systems"].items()}
+    languages = {lang["code"]: Language(lang["code"], lang["name"], lang["native"], tuple(lang["writing_systems"]),
+                                        lang["letters"], lang["collation"], tuple(lang["fallback"]))
+                 for lang in data["languages"]}
+    return Registry(languages, systems, data["official"], dict(data["defaults"]))
+
+
+def codes() -> tuple[str, ...]:
+    return tuple(registry().languages)
+
+
+def get(code: str) -> Language:
+    return registry().languages[code]
+
+
+def official() -> str:
+    return registry().official
+
+
+def default(kind: str) -> str:
+    return registry().defaults[kind]
+
+
+def split_pair(value: str) -> tuple[str, str | None]:
+    """A sheet language as (texts language, language shown beside it or None): ko+en -> (ko, en)."""
+    first, _, second = value.partition("+")
+    return first, second or None
+
+
+def shown(value: str) -> tuple[str, ...]:
+    """Every language a sheet language shows, in order: ko+en -> (ko, en)."""
+    first, second = split_pair(value)
+    return (first, second) if second else (first,)
+
+
+def is_known(value: str) -> bool:
+    """Whether `value` is a registry code or a pair of two different ones."""
+    parts = value.split("+")
+    return len(parts) in (1, 2) and len(set(parts)) == len(parts) and all(p in registry().languages for p in parts)
+
+
+# -- writing systems -------------------------------------------------------------------------------
+
+
+def writing_systems(text: str) -> set[str]:
+    """The writing systems (Latn, Hang, ...) of the letters in `text`."""
+    found: set[str] = set()
+    systems = registry().writing_systems.values()
+    for char in text or "":
+        if char.isalpha():
+            for system in systems:
+                if char in system:
+                    found.add(system.code)
+                    break
+    return found
+
+
+def uses(text: str, system: str) -> bool:
+    """Whether `text` has a letter of writing system `system` (e.g. "Hang")."""
+    ws = registry().writing_systems[system]
+    return any(char in ws for char in text or "")
+
+
+def char_class(system: str) -> str:
+    """The letters of writing system `system` as the inside of a regex character class."""
+    return "".join(f"\\u{lo:04x}-\\u{hi:04x}" if hi <= 0xFFFF else f"\\U{lo:08x}-\\U{hi:08x}"
+                   for lo, hi in registry().writing_systems[system].ranges)
+
+
+def detect(text: str, among: tuple[str, ...] | list[str]) -> str:
+    """The language of `text` out of `among` (registry order): the first whose writing systems hold
+    every writing system of the text, else the one holding most; `among`'s first when no letter tells."""
+    found = writing_systems(text)
+    ordered = [code for code in registry().languages if code in among]
+    if not found or not ordered:
+        return ordered[0] if ordered else among[0]
+    return max(ordered, key=lambda code: (len(found & set(get(code).writing_systems)), -ordered.index(code)))
+
+
+# -- fonts -----------------------------------------------------------------------------------------
+
+
+def unprintable_letters(code: str, coverage: frozenset[int]) -> str:
+    """The letters of language `code` that the fonts with `coverage` cannot set ("" when it can)."""
+    return "".join(c for c in get(code).letters if ord(c) not in coverage)
+
+
+# -- fallbacks -------------------------------------------------------------------------
+
+
+def fallback_chain(code: str, source: str | None = None) -> tuple[str, ...]:
+    """Where a text in `code` is looked for: `code`, then the language the text was written or
+    translated from (`source`), then `code`'s own fallbacks, then registry order."""
+    chain = [code, *([source] if source else []), *(get(code).fallback if code in registry().languages else ()),
+             *registry().languages]
+    return tuple(dict.fromkeys(chain))
+
+
+def present(folder: Path) -> tuple[str, ...]:
+    """The registry's languages that have a sub-folder of `folder` (data/en, data/ko, ...)."""
+    return tuple(code for code in registry().languages if (folder / code).is_dir())
+
+
+def translation_source(code: str, available: tuple[str, ...] | list[str]) -> str | None:
+    """The language a translation into `code` is made from when nothing is recorded: the first of
+    `code`'s fallbacks (then registry order) among `available`."""
+    return next((other for other in fallback_chain(code) if other != code and other in available), None)

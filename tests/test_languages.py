@@ -1,0 +1,142 @@
+"""Languages are data: a language the registry knows gets sheets from a pack's texts with no code
+change; one the bundled fonts cannot set is refused in one line; script text languages are told
+by writing system."""
+
+import io
+import json
+from pathlib import Path
+import re
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+import pytest
+
+from scriptforge import languages
+from scriptforge.cli import main
+from scriptforge.database import load_database
+from scriptforge.packs import import_pack
+from scriptforge.script import read_script
+from tests.conftest import shared_path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "faith-trust-and-pixie-dust.json"
+
+# A small German translation in the official translation layout, written for this test.
+GERMAN = {
+    "roles": {
+        "clockmaker": {"name": "Uhrmacherin", "ability": "Zu Beginn weißt du, wie viele Schritte der Dämon "
+                                                         "vom nächsten Günstling entfernt ist.",
+                       "first": "Zeige der Uhrmacherin die Zahl der Schritte."},
+        "dreamer": {"name": "Träumer", "ability": "Jede Nacht wählst du einen Spieler: Du erfährst einen "
+                                                  "guten und einen bösen Charakter, einer davon ist seiner."},
+        "pixie": {"name": "Fee", "ability": "Zu Beginn erfährst du einen Dorfbewohner im Spiel. Bist du "
+                                            "verrückt danach, bekommst du seine Fähigkeit, wenn er stirbt."},
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def german_pack(tmp_path_factory):
+    official = shared_path("reference", "official")
+    folder = tmp_path_factory.mktemp("packs")
+    translation = folder / "de.json"
+    translation.write_text(json.dumps(GERMAN, ensure_ascii=False), encoding="utf-8")
+    path, _ = import_pack([official / "roles.json", official / "nightsheet.json", translation],
+                          name="official-de", out=folder / "official-de", lang="de", base_db=load_database())
+    return path
+
+
+def _pdf_text(path: Path) -> str:
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in PdfReader(io.BytesIO(path.read_bytes())).pages))
+
+
+def test_build_lang_de_prints_the_german_texts_and_english_fallbacks(german_pack, tmp_path):
+    out = tmp_path / "sheet.pdf"
+    result = CliRunner().invoke(main, ["build", str(EXAMPLE), "--lang", "de", "--pack", str(german_pack),
+                                       "--night", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = _pdf_text(out)
+    assert "Uhrmacherin" in text and "Träumer" in text and "Fee" in text
+    assert "wie viele Schritte der Dämon" in text
+    assert "Zeige der Uhrmacherin die Zahl der Schritte." in text  # the German night reminder
+    # what the translation leaves out comes from the official (English) texts, with the warning
+    assert "Grandmother" in text and "Sailor" in text and "Großmutter" not in text
+    warning = next(line for line in result.output.splitlines() if "no 'de' text" in line)
+    assert "Grandmother" in warning and "Uhrmacherin" not in warning
+
+
+def test_database_loads_the_pack_language_with_fallbacks(german_pack):
+    db = load_database(packs=[german_pack])
+    assert db.languages == ("en", "ko", "de")
+    clockmaker, sailor = db.characters["clockmaker"], db.characters["sailor"]
+    assert clockmaker.texts_for("de")[1] == "de" and clockmaker.name("de") == "Uhrmacherin"
+    # a German text with no flavor takes it from English, the official original
+    assert clockmaker.field("flavor", "de")[1] == "en"
+    assert sailor.texts_for("de") == (sailor.texts["en"], "en")
+    # no German interface words: the labels fall back to English
+    assert db.labels("de")["setup"] == "Setup"
+
+
+@pytest.mark.parametrize("code, name", [("ja", "Japanese"), ("th", "Thai"), ("ru", "Russian")])
+def test_a_language_the_fonts_cannot_set_is_refused_in_one_line(code, name, tmp_path):
+    result = CliRunner().invoke(main, ["build", str(EXAMPLE), "--lang", code, "-o", str(tmp_path / "x.pdf")])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and f"--lang {code}: the bundled fonts cannot set {name}" in lines[0]
+    assert not (tmp_path / "x.pdf").exists()
+    result = CliRunner().invoke(main, ["almanac", str(EXAMPLE), "--lang", f"ko+{code}", "-o", str(tmp_path / "a.pdf")])
+    assert result.exit_code == 2 and "the bundled fonts cannot set" in result.output
+
+
+def test_lang_choices_are_the_registry_on_every_command():
+    runner = CliRunner()
+    for args in (["show", "imp"], ["list"], ["night", str(EXAMPLE)], ["build", str(EXAMPLE)]):
+        result = runner.invoke(main, [*args, "--lang", "xx"])
+        assert result.exit_code == 2 and "'xx' is not one of en, ko, de" in result.output
+    assert runner.invoke(main, ["list", "--lang", "ko+en"]).exit_code == 2  # one language only
+    both = runner.invoke(main, ["show", "imp", "--lang", "ko+en", "--format", "json"])
+    assert list(json.loads(both.output)["texts"]) == ["ko", "en"]
+
+
+def test_writing_systems_tell_a_homebrew_object_s_language(db, tmp_path):
+    assert languages.writing_systems("수도사 Monk") == {"Hang", "Latn"}
+    assert languages.detect("매일 밤, 플레이어 1명을 고릅니다.", db.languages) == "ko"
+    assert languages.detect("Each night, choose a player.", db.languages) == "en"
+    assert languages.detect("Jede Nacht wählst du.", ("en", "ko", "de")) == "en"  # Latin: registry order
+    assert languages.detect("あいう", ("en", "ko", "ja")) == "ja"
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([{"id": "gardener", "name": "정원사", "team": "townsfolk",
+                                   "ability": "당신은 정원을 가꿉니다."}], ensure_ascii=False), encoding="utf-8")
+    assert set(read_script(script, db).characters[0].texts) == {"ko"}
+
+
+def test_fallback_follows_the_recorded_source_language(db):
+    chain = languages.fallback_chain("de", "ko")
+    assert chain[:3] == ("de", "ko", "en") and set(chain) == set(languages.codes())
+    # Korean texts translated from English fall back to English, whatever the registry order
+    translated = next(c for c in db.characters.values() if c.texts["ko"].translated_from == "en")
+    assert translated.languages_for("ko")[:2] == ("ko", "en")
+    assert db.characters["pilgrim"].original_language() == "ko"
+
+
+def test_the_registry_matches_its_schema_and_the_fonts():
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((Path(languages.__file__).parent / "schemas" / "languages.schema.json").read_text())
+    Draft202012Validator(schema).validate(json.loads(languages.REGISTRY_PATH.read_text(encoding="utf-8")))
+    registry = languages.registry()
+    assert registry.official in registry.languages
+    for lang in registry.languages.values():
+        assert set(lang.writing_systems) <= set(registry.writing_systems) and set(lang.fallback) <= set(registry.languages)
+        assert all(any(c in registry.writing_systems[w] for w in lang.writing_systems) for c in lang.letters if c.isalpha())
+
+
+def test_a_language_without_texts_falls_back_per_character_and_says_which(db):
+    runner = CliRunner()
+    listing = runner.invoke(main, ["list", "--lang", "de"]).output
+    # the Clockmaker's English is a translation of the seed's Korean: the original comes first
+    assert "clockmaker    시계공  [Korean text (no German yet)]" in listing
+    assert "  [English text (no German yet)]" in listing
+    for args in (["list", "--game", "salem"], ["build", "--game", "salem"]):
+        result = runner.invoke(main, [*args, "--lang", "de"])
+        assert result.exit_code == 2 and result.output.strip().splitlines() == \
+            ["Error: --lang de: Salem 1692 has texts in en, ko only"]
