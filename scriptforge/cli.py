@@ -551,14 +551,16 @@ def explain(code, list_all):
 def render_options(command):
     """Options shared by `build` and `nightsheet`."""
     options = [
-        click.option("-o", "--output", "out", type=click.Path(path_type=Path),
-                     help="Output file; a folder when several scripts are given. "
-                          "Default: the script's file name with the format's suffix, in the current folder."),
+        click.option("-o", "--output", "out", type=click.Path(),
+                     help="Output file ('-': standard output); a folder if it ends in / or several scripts "
+                          "are given. Default: the script's file name with the format's suffix, here."),
         click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
                      help="ko+en: Korean texts with each English name small beside it."),
         click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True),
-        click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]), default="pdf",
-                     show_default=True, help="png: one image per page."),
+        click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]),
+                     help="pdf, html or png (one image per page). Default: the -o file's suffix, else pdf."),
+        click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True,
+                     help="Resolution of PNG output (stored in the file)."),
         click.option("--back", is_flag=True, help="Add a back page: setup table and compact night order."),
         click.option("--night", is_flag=True, help="Add the first-night and other-nights pages."),
         click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
@@ -574,20 +576,30 @@ def render_options(command):
     return command
 
 
-def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, *,
+def _echo_written(written, pages, out) -> None:
+    """The files written, one a line; on stderr when the output itself went to stdout."""
+    from scriptforge.render.outputs import STDOUT, written_lines
+
+    for line in written_lines(written, pages):
+        echo(line, err=out == STDOUT)
+
+
+def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
     from scriptforge.batch import Failure, exit_code, failure_lines
-    from scriptforge.pipeline import build_all, can_fork, output_target, script_files
-    from scriptforge.render.pdf import Renderer
+    from scriptforge.pipeline import build_all, can_fork, script_files
+    from scriptforge.render.outputs import output_format, output_target
+    from scriptforge.render.pdf import FORMATS, Renderer
 
+    fmt = output_format(out, fmt, FORMATS)
     files = script_files(scripts)
     many = len(files) > 1 or any(Path(s).is_dir() for s in scripts)
     if jobs > 1 and many and not can_fork():
         echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
-    options = dict(targets=lambda path: output_target(path, out, fmt, many, suffix), jobs=jobs,
+    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
+    options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
@@ -600,26 +612,23 @@ def _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allo
             continue
         for warning in result.warnings:
             echo(f"Warning: {result.script}: {warning}", err=True)
-        for path in result.written:
-            pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
-            echo(f"{path}{pages}")
+        _echo_written(result.written, result.pages, out)
     for line in failure_lines(results):
         echo(line, err=True)
     if exit_code(results):
         sys.exit(exit_code(results))
 
 
-def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *, sheet):
+def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
     from scriptforge.pipeline import build_game
-    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.outputs import output_format
+    from scriptforge.render.pdf import FORMATS, Renderer
 
-    result = build_game(game, Renderer(), out=out, lang=lang, paper=paper, fmt=fmt, sheet=sheet, night=night,
-                        scripts=scripts, back=back, icons_dir=icons_dir)
+    result = build_game(game, Renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
+                        sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir)
     for warning in result.warnings:
         echo(f"Warning: {game}: {warning}", err=True)
-    for path in result.written:
-        pages = f" ({result.pages} page{'s' if result.pages != 1 else ''})" if result.pages else ""
-        echo(f"{path}{pages}")
+    _echo_written(result.written, result.pages, out)
 
 
 @main.command()
@@ -629,10 +638,10 @@ def _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, *
 @game_option
 @skip_unknown_option
 @_fail_cleanly
-def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
+def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
-    Each sheet fits on one page: if it does not, the text is set smaller in steps down to 82%,
+    Each sheet fits on one page: if it does not, the text is set smaller in steps down to 70%,
     and a warning says so; a sheet that still does not fit is never clipped. In a batch every
     script is tried; the failures are listed at the end, one line each, and the exit code is 1.
 
@@ -644,10 +653,10 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
     if game != "botc":
-        return _render_game(game, scripts, out, lang, paper, fmt, back, night, icons_dir, sheet=True)
+        return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
         raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
-    _render_scripts(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs)
+    _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs)
 
 
 @main.command()
@@ -657,7 +666,7 @@ def build(scripts, out, lang, paper, fmt, back, night, icons_dir, allow_network,
 @game_option
 @skip_unknown_option
 @_fail_cleanly
-def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_network, jobs, game):
+def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, game):
     """Render the storyteller's night order: first night and other nights, one page each.
 
     The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
@@ -669,10 +678,10 @@ def nightsheet(script, out, lang, paper, fmt, back, night, icons_dir, allow_netw
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
     if game != "botc":
-        return _render_game(game, script, out, lang, paper, fmt, back, True, icons_dir, sheet=False)
+        return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
         raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
-    _render_scripts(script, out, lang, paper, fmt, back, True, icons_dir, allow_network, jobs,
+    _render_scripts(script, out, lang, paper, fmt, dpi, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
 
 
@@ -1170,12 +1179,14 @@ def _add_pack_option(group):
 
 @main.command("almanac")
 @click.argument("script")
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path),
-              help="Output file (or folder). Default: <script>-almanac.pdf (or .html) in the current folder.")
+@click.option("-o", "--output", "out", type=click.Path(),
+              help="Output file ('-': standard output; a folder if it ends in /). "
+                   "Default: <script>-almanac.pdf (or .html) in the current folder.")
 @click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
               help="ko+en: Korean texts with each English name beside the Korean one.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]), default="pdf", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html"]),
+              help="pdf or html. Default: the -o file's suffix, else pdf.")
 @click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
@@ -1196,17 +1207,18 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
         scriptforge almanac examples/fang-gu-zealot.json --lang ko
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
     """
-    from scriptforge.pipeline import build_almanac, output_target
+    from scriptforge.pipeline import build_almanac
+    from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import Renderer
 
+    fmt = output_format(out, fmt, ("pdf", "html"))
     db = _db()
     renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
-    result = build_almanac(script, db, renderer, target=output_target(Path(script), out, fmt, False, "-almanac"),
-                           lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown())
+    result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
+                           target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
-    for path in result.written:
-        echo(f"{path}" + (f" ({result.pages} pages)" if result.pages else ""))
+    _echo_written(result.written, result.pages, out)
 
 
 # Last, so that every command defined above takes --pack.

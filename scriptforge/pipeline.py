@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from scriptforge.analysis import analyse
 from scriptforge.batch import Failure, attempt
 from scriptforge.errors import InputError
-from scriptforge.fileio import atomic_write_bytes
 from scriptforge.languages import default
-from scriptforge.render.pdf import Renderer, Rendered, require_printable
+from scriptforge.render.outputs import check_targets, output_target, write_rendered
+from scriptforge.render.pdf import Renderer, require_printable
 from scriptforge.render.views import make_view
 from scriptforge.rules.validate import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
@@ -50,30 +50,16 @@ def script_files(paths) -> list[Path]:
     return out
 
 
-def output_target(script: Path, out: Path | None, fmt: str, many: bool, suffix: str = "") -> Path:
-    """Where one script's output goes (without a page suffix for PNGs).
-
-    Default: the script's file stem (+ `suffix`) + .fmt in the current folder. With several
-    scripts `out` is a folder; with one it is a file, or a folder if it is one already.
-    """
-    name = f"{script.stem}{suffix}.{fmt}"
-    if out is None:
-        return Path(name)
-    out = Path(out)
-    if many or out.is_dir() or str(out).endswith(("/", "\\")):
-        return out / name
-    return out
+Targets = Callable[[Path, str | None], Path]  # (script path, script name) -> output path
 
 
-def write_rendered(rendered: Rendered, target: Path) -> list[Path]:
-    """Write each file of `rendered` atomically; PNG pages get -1, -2… before the suffix."""
-    written = []
-    stem = target.with_suffix("")
-    for suffix, data in rendered.files:
-        path = target if suffix == target.suffix or suffix == f".{target.suffix.lstrip('.')}" else Path(f"{stem}{suffix}")
-        atomic_write_bytes(path, data)
-        written.append(path)
-    return written
+def _resolved(target: "Path | Targets", script_path, script) -> Path:
+    """Where this script's output goes: `target`, or where `target` puts it by the script's path
+    and name (a script read from stdin is named by its name); refused if that is the input."""
+    if callable(target):
+        target = target(Path(script_path), script.name)
+    check_targets([(Path(script_path), target)])
+    return target
 
 
 PRINTABLE_TIMES = 10  # a text up to ten times its official limit is printed (validate reports text-too-long)
@@ -91,13 +77,14 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
     return script
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"), paper: str = "a4",
-          fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
+def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
+          paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
           skip_unknown: bool = False) -> BuildResult:
-    """Read one script, render it and write the output(s); a script naming unknown characters is
-    refused unless `skip_unknown` (then they are left out with a warning)."""
+    """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
+    naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning)."""
     require_printable(lang)
     script = read_printable_script(script_path, db)
+    target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
@@ -111,7 +98,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str 
     return result
 
 
-def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Callable[[Path], Path], jobs: int = 1,
+def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jobs: int = 1,
               done: Callable[[BuildResult | Failure], None] = lambda result: None,
               **options) -> list[BuildResult | Failure]:
     """`build` every script in `paths`; the results in input order, a `Failure` for each script
@@ -119,10 +106,14 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Callable[[P
 
     With ``jobs`` > 1 (and where processes can be forked) the first script is built here, which
     loads the fonts, templates and CSS, and the others by ``jobs`` worker processes forked from
-    this one, so they share what is loaded. Each file is written whole or not at all.
+    this one, so they share what is loaded. Each file is written whole or not at all. Two
+    scripts that would write one file, or an output that is an input, stop the batch before
+    anything is written (``outputs.check_targets``).
     """
+    check_targets([(path, targets(path, None)) for path in paths if str(path) != "-"])
+
     def one(path: Path) -> BuildResult | Failure:
-        result = attempt(lambda p: build(p, db, renderer, target=targets(p), **options), path)
+        result = attempt(lambda p: build(p, db, renderer, target=targets, **options), path)
         done(result)
         return result
 
@@ -149,7 +140,7 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-_forked_batch: "tuple[Database, Renderer, Callable[[Path], Path], dict[str, Any]] | None" = None
+_forked_batch: "tuple[Database, Renderer, Targets, dict[str, Any]] | None" = None
 # (db, renderer, targets, options) of the running `build_all`, seen by its workers
 
 
@@ -171,17 +162,18 @@ def _start_worker() -> None:
 def _build_in_worker(path: Path) -> BuildResult | Failure:
     assert _forked_batch is not None
     db, renderer, targets, options = _forked_batch
-    return attempt(lambda p: build(p, db, renderer, target=targets(p), **options), path)
+    return attempt(lambda p: build(p, db, renderer, target=targets, **options), path)
 
 
-def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, lang: str = default("sheet"),
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
                   paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False) -> BuildResult:
-    """Read one script, render its almanac and write it; a script naming unknown characters is
-    refused unless `skip_unknown`."""
+    """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
+    naming unknown characters is refused unless `skip_unknown`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
     require_printable(lang)
     script = read_printable_script(script_path, db)
+    target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = almanac_view(analyse(script, db), lang, paper)
     note = fallback_warning(view)
@@ -193,16 +185,6 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path, la
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
     return result
-
-
-def game_target(game: str, out: Path | None, fmt: str, suffix: str) -> Path:
-    """Default `<game><suffix>.<fmt>` in the current folder; `out` is a file, or a folder if it is one."""
-    name = f"{game}{suffix}.{fmt}"
-    if out is None:
-        return Path(name)
-    if Path(out).is_dir() or str(out).endswith(("/", "\\")):
-        return Path(out) / name
-    return Path(out)
 
 
 def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
@@ -226,8 +208,8 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     template = "game_sheet.html.j2" if sheet else "game_night.html.j2"
     suffix = "-sheet" if sheet else "-night"
     result = BuildResult(script=Path(game))
-    rendered = renderer.render_document(view, template, fmt)
+    rendered = renderer.render_document(view, template, fmt, balance=True)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
-    result.written = write_rendered(rendered, game_target(game, out, fmt, suffix))
+    result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))
     return result

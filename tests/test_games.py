@@ -231,17 +231,28 @@ def test_build_and_nightsheet_render_in_every_language(tmp_path, game, lang):
                 assert gdb.item(sid).name(text_lang).replace(" ", "") in night_text, sid
 
 
-def test_salem_sheets_say_what_the_source_does_not_give(tmp_path):
-    for lang, words in (("ko", "원문에없음"), ("en", "notgiveninthesource")):
+def test_game_sheets_print_game_text_never_data_notes(tmp_path):
+    for lang in ("ko", "en"):
         out = tmp_path / f"salem-{lang}.pdf"
         assert _invoke("build", "--game", "salem", "--lang", lang, "-o", str(out)).exit_code == 0
         text = _pdf_text(out)
-        assert words in text
+        for note in ("원문", "시드", "source", "Source", "notgiven"):
+            assert note not in text, (lang, note)
         assert ("마녀수" if lang == "ko" else "Witches(upgraderule)") in text
+        assert ("마사코레이" if lang == "ko" else "MarthaCorey") in text  # its clarifications, no "no text" line
     night = tmp_path / "night.pdf"
     assert _invoke("nightsheet", "--game", "salem", "--lang", "ko", "-o", str(night)).exit_code == 0
     text = _pdf_text(night)
     assert "자백" in text and "토큰공개" in text and "검은고양이" in text
+
+
+def test_mafia_nights_alike_are_one_list_every_night(tmp_path):
+    out = tmp_path / "mafia.pdf"
+    assert _invoke("nightsheet", "--game", "mafia", "--lang", "ko", "-o", str(out)).exit_code == 0
+    text = _pdf_text(out)
+    assert text.startswith("매일밤") and "인원" not in text and "원문" not in text
+    assert text.count("밤에는마피아,의사,경찰이행동할수있다") == 1  # the list's note: the two nights' lists are one
+    assert "1번째밤" not in text and "2번째밤부터" not in text  # the two identical lists' own titles
 
 
 def test_werewolf_moderator_sheet_has_vote_and_defence(tmp_path):
@@ -259,7 +270,7 @@ def test_html_and_png_outputs(tmp_path):
     assert "마피아" in html and 'data-id="doctor"' in html
     result = _invoke("nightsheet", "--game", "mafia", "--format", "png", "-o", str(tmp_path / "m.png"))
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "m-1.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"  # one page: the nights and the day
 
 
 def test_same_bytes_twice(tmp_path):

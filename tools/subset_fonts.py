@@ -6,6 +6,9 @@ face "Noto Sans CJK KR") or the same OTFs from the noto-cjk project. The full fo
 each and take seconds to subset per PDF; these subsets are a few hundred KB and render in a
 fraction of that (see DESIGN.md, performance notes).
 
+The Arabic of the Djinn's flavor is set in a subset of Noto Naskh Arabic (OFL), from Debian's
+``fonts-noto-core`` (``make_arabic_subset``).
+
 Kept characters:
 - Basic Latin and Latin-1 Supplement (U+0020-U+00FF);
 - typographic punctuation: dashes, quotes, ellipsis, bullets, middle dots, arrows, ※, ×, etc.;
@@ -27,7 +30,8 @@ The cost: no Latin kerning or fi/fl ligatures (invisible at sheet sizes; Hangul 
 precomposed and need neither).
 
 ``coverage.txt`` lists the code points the fonts cover (ranges, hex), so the renderer's
-missing-glyph check does not load fontTools at run time.
+missing-glyph check does not load fontTools at run time; ``bold-advances.txt`` the bold face's
+advance widths, with which the sheets size their name column (``render/measure.py``).
 
 Usage:
 
@@ -127,11 +131,37 @@ def slim(font: TTFont) -> None:
             del font[tag]
 
 
-def write_coverage(font_path: Path, target: Path) -> None:
-    """coverage.txt: the code points of `font_path`'s cmap as ``start-end`` hex ranges, one a line."""
-    font = TTFont(str(font_path), lazy=True)
-    points = sorted(font.getBestCmap())
-    font.close()
+ARABIC_SOURCE = Path("/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf")
+ARABIC_OUT = "NotoNaskhArabic-Subset-Regular.ttf"
+ARABIC_RANGES = ((0x0600, 0x06FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))  # Arabic, presentation forms
+
+
+def make_arabic_subset(source: Path, target: Path) -> None:
+    """The Arabic face (Noto Naskh Arabic, OFL; Debian's ``fonts-noto-core``): the Arabic block
+    and its presentation forms. Unlike the Korean fonts it keeps GSUB/GPOS: Arabic letters take
+    their joined forms through them (HarfBuzz shapes before WeasyPrint embeds the glyphs)."""
+    font = TTFont(str(source))
+    unicodes = [p for p in font.getBestCmap() if any(a <= p <= b for a, b in ARABIC_RANGES)]
+    options = subset.Options()
+    options.layout_features = ["*"]
+    options.hinting = False
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=unicodes)
+    subsetter.subset(font)
+    font.save(str(target))
+    print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
+
+
+def write_coverage(font_paths: list[Path], target: Path) -> None:
+    """coverage.txt: the code points of the fonts' cmaps as ``start-end`` hex ranges, one a line."""
+    covered: set[int] = set()
+    for font_path in font_paths:
+        font = TTFont(str(font_path), lazy=True)
+        covered.update(font.getBestCmap())
+        font.close()
+    points = sorted(covered)
     ranges, start, prev = [], points[0], points[0]
     for point in points[1:]:
         if point != prev + 1:
@@ -140,9 +170,25 @@ def write_coverage(font_path: Path, target: Path) -> None:
         prev = point
     ranges.append((start, prev))
     lines = [f"{a:04X}-{b:04X}" if a != b else f"{a:04X}" for a, b in ranges]
-    header = f"# code points of {font_path.name} ({len(points)}), written by tools/subset_fonts.py\n"
+    names = ", ".join(p.name for p in font_paths)
+    header = f"# code points of {names} ({len(points)}), written by tools/subset_fonts.py\n"
     target.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"{target}: {len(points)} code points in {len(ranges)} ranges")
+
+
+def write_advances(font_path: Path, target: Path) -> None:
+    """bold-advances.txt: the advance width (1/1000 em) of every code point of `font_path` outside
+    the Hangul syllables (which are all as wide as U+AC00, the line marked ``*``), so the sheet can
+    size its name column to the longest name without loading fontTools at run time."""
+    font = TTFont(str(font_path), lazy=True)
+    cmap, metrics, units = font.getBestCmap(), font["hmtx"].metrics, font["head"].unitsPerEm
+    font.close()
+    width = {point: round(metrics[glyph][0] * 1000 / units) for point, glyph in cmap.items()}
+    lines = [f"* {width[0xAC00]}"] + [f"{point:04X} {w}" for point, w in sorted(width.items())
+                                      if not 0xAC00 <= point <= 0xD7A3]
+    header = f"# advance widths (1/1000 em) of {font_path.name}, written by tools/subset_fonts.py\n"
+    target.write_text(header + "\n".join(lines) + "\n", encoding="ascii")
+    print(f"{target}: {len(lines)} widths")
 
 
 def to_truetype(font: TTFont, max_err: float = 1.0) -> None:
@@ -185,6 +231,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source-dir", type=Path, default=Path("/usr/share/fonts/opentype/noto"))
     parser.add_argument("--out", type=Path, default=ROOT / "scriptforge" / "fonts")
+    parser.add_argument("--arabic-source", type=Path, default=ARABIC_SOURCE)
     parser.add_argument("--slim-existing", action="store_true",
                         help="Only slim the fonts already in --out and rewrite coverage.txt.")
     args = parser.parse_args()
@@ -197,7 +244,10 @@ def main() -> None:
             print(f"{target}: slimmed, {target.stat().st_size // 1024} KB")
         else:
             make_subset(args.source_dir / filename, target, wanted_text())
-    write_coverage(args.out / OUT_NAME.format(weight="Regular"), args.out / "coverage.txt")
+    if not args.slim_existing:
+        make_arabic_subset(args.arabic_source, args.out / ARABIC_OUT)
+    write_coverage([args.out / OUT_NAME.format(weight="Regular"), args.out / ARABIC_OUT], args.out / "coverage.txt")
+    write_advances(args.out / OUT_NAME.format(weight="Bold"), args.out / "bold-advances.txt")
 
 
 if __name__ == "__main__":

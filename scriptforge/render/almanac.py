@@ -14,7 +14,7 @@ needed it.
 """
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scriptforge.analysis import Analysis
@@ -95,6 +95,13 @@ class AlmanacView:
     fallback: list[str] = field(default_factory=list)  # names of characters printed partly in another language
     other_lang: str = ""  # the language most fallbacks come from
     scale: float = 1.0
+    sheet_scale: float = 1.0  # the character sheet's text size, smaller where it would not fit its page
+    sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
+
+    @property
+    def name_column(self):
+        """The cover's character sheet sets the name column (see views.sheet_name_column)."""
+        return self.sheet.name_column
 
     def icons(self) -> list[Icon]:
         """Every icon object on the pages (the character pages share the sheet's)."""
@@ -240,5 +247,23 @@ def fallback_warning(view: AlmanacView) -> str | None:
 
 
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
-    """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file."""
-    return renderer.render_document(view, "almanac.html.j2", fmt, base_dir)
+    """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file.
+    The character sheet is set smaller where it would not fit on one page, as `build` does."""
+    warnings = fit_sheet(view, renderer, base_dir) if fmt != "html" else []
+    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir)
+    rendered.warnings[:0] = warnings
+    return rendered
+
+
+def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> list[str]:
+    """Set `view.sheet_scale` to the first of the renderer's SHRINK_STEPS at which the character
+    sheet, laid out alone, takes one page; the warning that says so (none at 100 %)."""
+    from scriptforge.render.pdf import SHRINK_STEPS
+
+    for scale in SHRINK_STEPS:
+        alone = replace(view, sheet_only=True, sheet_scale=scale)
+        if renderer.page_count(alone, "almanac.html.j2", base_dir) <= 1:
+            view.sheet_scale = scale
+            return [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
+    view.sheet_scale = SHRINK_STEPS[-1]
+    return [f"the character sheet does not fit on 1 page even at {round(SHRINK_STEPS[-1] * 100)}% text size"]

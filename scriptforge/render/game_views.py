@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from scriptforge.games import GameDatabase, Role, ability_conditions
 from scriptforge.languages import default, split_pair
+from scriptforge.render.measure import NameColumn, name_column
 from scriptforge.render.views import Icon
 
 #: Colours of Salem's card kinds and of the teams of Werewolf and Mafia.
@@ -39,7 +40,6 @@ class RoleRow:
     notes: list[str]
     conditions: list[str]
     team: str | None = None  # the team's name, shown where roles are grouped by kind
-    text_missing: str | None = None  # "not given in the source" where the source has no text
 
 
 @dataclass
@@ -55,9 +55,8 @@ class GroupView:
 class SetupView:
     id: str
     title: str
-    rows: list[tuple[str, str]] | None  # (players, count) or None when the source gives no table
+    rows: list[tuple[str, str]]  # (players, count); a table the source does not give is not shown
     note: str | None
-    missing: str | None  # "not given in the source"
 
 
 @dataclass
@@ -88,7 +87,6 @@ class SequenceView:
     title: str
     note: str | None
     steps: list[StepRow]
-    new_page: bool = False
 
 
 @dataclass
@@ -109,6 +107,7 @@ class GameSheetView:
     procedures: list[SequenceView] = field(default_factory=list)  # setup and turn, on the reference sheet
     sequences: list[SequenceView] = field(default_factory=list)  # nights and days: the moderator's pages
     scale: float = 1.0
+    name_column: NameColumn | None = None  # wider than game_styles' 9.4rem where a name needs it
 
     def icons(self) -> list[Icon]:
         """Game sheets draw no icons."""
@@ -120,9 +119,9 @@ class GameSheetView:
             parts += [g.title, g.note or ""]
             for r in g.roles:
                 parts += [r.name, r.second_name or "", r.text or "", *r.notes, *r.conditions, r.team or "",
-                          r.text_missing or ""]
+                          ]
         for setup in self.setup:
-            parts += [setup.title, setup.note or "", setup.missing or "", *(a + b for a, b in setup.rows or [])]
+            parts += [setup.title, setup.note or "", *(a + b for a, b in setup.rows)]
         for section in self.sections:
             parts += [section.title, *section.items]
         for q in (*self.procedures, *self.sequences):
@@ -150,10 +149,8 @@ def game_view(gdb: GameDatabase, sheet_lang: str = default("sheet"), paper: str 
     gdb.require(lang, *([second] if second else []))
     texts = gdb.texts[lang]
     labels = dict(gdb.ui[lang]["labels"])
-    if gdb.players:
-        subtitle = labels["player_range"].format(min=gdb.players[0], max=gdb.players[1])
-    else:
-        subtitle = f"{labels['players']}: {labels['not_given']}"
+    # A number the source does not give is left off the page (never printed as "not given").
+    subtitle = labels["player_range"].format(min=gdb.players[0], max=gdb.players[1]) if gdb.players else ""
     view = GameSheetView(game=gdb.id, lang=sheet_lang, html_lang=lang, paper=paper, title=texts["name"],
                          subtitle=subtitle, labels=labels, summary=texts["summary"] if sheet else None)
     if sheet:
@@ -167,22 +164,44 @@ def game_view(gdb: GameDatabase, sheet_lang: str = default("sheet"), paper: str 
         ordered = [s for s in gdb.sequences if s.kind == "night"] + [s for s in gdb.sequences if s.kind == "day"]
         for i, seq in enumerate(ordered):
             row = _sequence_view(gdb, seq, lang, second, labels)
-            # a new page where the moderator's script gives way to the town crier's (Salem) or to the day
-            row.new_page = i > 0 and (seq.script != ordered[i - 1].script or seq.kind != ordered[i - 1].kind)
+            previous = view.sequences[-1] if view.sequences else None
+            if previous is not None and _same_steps(previous, row) and ordered[i - 1].script == seq.script:
+                previous.title = labels["every_night"]  # the first night and the others are alike: once
+                continue
             view.sequences.append(row)
+    if sheet or night:
+        view.name_column = _name_column(view)
     return view
+
+
+def _same_steps(a: SequenceView, b: SequenceView) -> bool:
+    return a.kind == b.kind == "night" and a.note == b.note and [s.id for s in a.steps] == [s.id for s in b.steps]
+
+
+def _name_column(view: GameSheetView) -> NameColumn | None:
+    """A wider name column than game_styles' 9.4rem where a name's longest word needs it."""
+    rows = [r for g in view.groups for r in g.roles]
+    steps = [s for q in (*view.procedures, *view.sequences) for s in q.steps]
+    names = [r.name for r in rows] + [s.name for s in steps]
+    seconds = [r.second_name for r in rows if r.second_name] + [s.second_name for s in steps if s.second_name]
+    column = name_column(names, seconds, narrowest=GAME_NAME_CELL_REM)
+    return column if column != NameColumn(width=GAME_NAME_CELL_REM) else None
+
+
+GAME_NAME_CELL_REM = 9.4  # .roles/.steps .name-cell in game_styles.html.j2
 
 
 def _setup_views(gdb: GameDatabase, lang: str, labels: dict) -> list[SetupView]:
     texts = gdb.texts[lang]
     out = []
     for table in gdb.setup:
+        if table.rows is None:
+            continue  # a table the source does not give is left off the page, with its note
         note = texts.get("setup_notes", {}).get(table.id)
         rows = None
         if table.rows is not None:
             rows = [(_span(r.players), f"{r.count}" if r.keep is None else f"{r.count} / {r.keep}") for r in table.rows]
-        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note,
-                             missing=labels["not_given"] if table.rows is None else None))
+        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note))
     return out
 
 
@@ -201,8 +220,7 @@ def _role_row(gdb: GameDatabase, role: Role, lang: str, second: str | None, labe
     t = role.texts[lang]
     return RoleRow(id=role.id, name=t.name, second_name=_second(role, second), text=t.text, notes=list(t.notes),
                    conditions=ability_conditions(gdb, role, lang),
-                   team=gdb.team_name(role.team, lang) if role.team and gdb.group_by == "kind" else None,
-                   text_missing=labels["text_not_given"] if "text" in role.missing else None)
+                   team=gdb.team_name(role.team, lang) if role.team and gdb.group_by == "kind" else None)
 
 
 def _sequence_view(gdb: GameDatabase, seq, lang: str, second: str | None, labels: dict) -> SequenceView:

@@ -19,7 +19,7 @@
   warning is recorded and the character gets its generated icon instead.
 - Same input, same bytes: no dates in the PDF metadata, a fixed identifier.
 - One page: a sheet that does not fit on one page is laid out again with smaller text, in steps
-  of the scales in ``SHRINK_STEPS`` (100 %, 94 %, 88 %, 82 %); if it still does not fit, it is
+  of the scales in ``SHRINK_STEPS`` (100 %, 94 % … 70 %); if it still does not fit, it is
   kept at the smallest scale and a warning says how many pages it took. Nothing is clipped.
 """
 
@@ -46,8 +46,10 @@ from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint
 
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
+ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regular.ttf"  # the Djinn's flavor
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
-SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82)
+SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
+FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
 
@@ -182,8 +184,9 @@ def undecodable_image(data: bytes, mime: str) -> str | None:
 class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
-    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None):
+    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI):
         self.allow_network = allow_network
+        self.dpi = dpi  # of PNG output
         self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
@@ -201,7 +204,7 @@ class Renderer:
         self._font_config_bundled_only = False
         self._system_font_config: Any = None
         self._use_system_fonts = False  # set while rendering text the bundled fonts lack
-        self._font_data_urls: dict[int, str] | None = None
+        self._font_data_urls: dict[str, str] | None = None  # font file name -> data: URL
         self._stylesheet = None
 
     # -- fetching -------------------------------------------------------------------------
@@ -298,18 +301,19 @@ class Renderer:
 
     def font_faces(self, embed: bool) -> list[dict]:
         faces = []
-        for weight, filename in FONT_FILES.items():
+        fonts = [(FONT_FAMILY, weight, filename) for weight, filename in FONT_FILES.items()]
+        for family, weight, filename in (*fonts, (ARABIC_FAMILY, 400, ARABIC_FILE)):
             path = FONTS_DIR / filename
             if embed:
                 if self._font_data_urls is None:
                     self._font_data_urls = {}
-                if weight not in self._font_data_urls:
+                if filename not in self._font_data_urls:
                     data = base64.b64encode(path.read_bytes()).decode("ascii")
-                    self._font_data_urls[weight] = f"data:font/ttf;base64,{data}"
-                url = self._font_data_urls[weight]
+                    self._font_data_urls[filename] = f"data:font/ttf;base64,{data}"
+                url = self._font_data_urls[filename]
             else:
                 url = path.resolve().as_uri()
-            faces.append({"family": FONT_FAMILY, "weight": weight, "url": url})
+            faces.append({"family": family, "weight": weight, "url": url})
         return faces
 
     def html(self, view, template: str = "sheet.html.j2", *, embed_fonts: bool = False,
@@ -389,7 +393,7 @@ class Renderer:
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
         """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
-        document: Any = None  # a weasyprint Document
+        tried: list[tuple[float, Any]] = []  # (scale, weasyprint Document)
         for scale in SHRINK_STEPS:
             view.scale = scale
             document = self.layout(self.html(view, template), base_dir, warnings)
@@ -398,8 +402,14 @@ class Renderer:
                     warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on "
                                     f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}")
                 return document
+            tried.append((scale, document))
+        # It takes more pages even at the smallest size: the largest size that needs no more pages
+        # than that (bigger text, and a last page that is not nearly empty).
+        fewest = len(tried[-1][1].pages)
+        scale, document = next((s, d) for s, d in tried if len(d.pages) == fewest)
+        view.scale = scale
         warnings.append(f"{what} does not fit on {pages_wanted} page{'s' if pages_wanted > 1 else ''}: "
-                        f"it takes {len(document.pages)} pages even at {round(SHRINK_STEPS[-1] * 100)}% text size")
+                        f"it takes {fewest} pages, at {round(scale * 100)}% text size")
         return document
 
     def documents(self, view, base_dir, warnings: list[str]) -> list:
@@ -466,16 +476,42 @@ class Renderer:
             self._use_system_fonts = False
         return self._pdf_output(docs, fmt, warnings)
 
-    def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None) -> Rendered:
+    def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
+                        balance: bool = False) -> Rendered:
         """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
-        what `render` does for sheets: glyph check, safe icons, Korean words kept whole."""
+        what `render` does for sheets: glyph check, safe icons, Korean words kept whole. With
+        `balance`, a last page under a quarter used is saved by smaller text where it can be."""
         warnings: list[str] = []
         with _captured_weasyprint_warnings(warnings):
             view, missing = self._prepare(view, base_dir, warnings)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             html = self.html(view, template, system_fonts=missing)
-            return self._pdf_output([self.layout(html, base_dir, warnings, system_fonts=missing)], fmt, warnings)
+            document = self.layout(html, base_dir, warnings, system_fonts=missing)
+            if balance:
+                document = self._save_last_page(view, template, document, base_dir, warnings, missing)
+            return self._pdf_output([document], fmt, warnings)
+
+    def page_count(self, view, template: str, base_dir: Path | None = None) -> int:
+        """How many pages `view` takes, laid out as `render_document` would (no output written)."""
+        warnings: list[str] = []
+        with _captured_weasyprint_warnings(warnings):
+            view, missing = self._prepare(view, base_dir, warnings)
+            return len(self.layout(self.html(view, template, system_fonts=missing), base_dir, warnings,
+                                   system_fonts=missing).pages)
+
+    def _save_last_page(self, view, template: str, document, base_dir, warnings: list[str], missing: bool):
+        """`document` laid out again with smaller text (SHRINK_STEPS down to 82 %) when its last
+        page is under a quarter used and that saves the page; else `document` as it was."""
+        if len(document.pages) < 2 or page_used(document.pages[-1]) >= BALANCED_PAGE:
+            return document
+        for scale in SHRINK_STEPS[1:4]:
+            view.scale = scale
+            tighter = self.layout(self.html(view, template, system_fonts=missing), base_dir, [], system_fonts=missing)
+            if len(tighter.pages) < len(document.pages):
+                return tighter
+        view.scale = SHRINK_STEPS[0]
+        return document
 
     def _prepare(self, view, base_dir, warnings: list[str]):
         """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
@@ -493,7 +529,7 @@ class Renderer:
 
     def _pdf_output(self, docs: list, fmt: str, warnings: list[str]) -> Rendered:
         pdf = self.pdf_bytes(docs)
-        files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf)
+        files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf, self.dpi)
         return Rendered(files=files, pages=sum(len(d.pages) for d in docs), warnings=_unique(warnings))
 
 
@@ -510,6 +546,16 @@ def _free_font_copies_at_exit() -> None:
     atexit.register(collect)
 
 
+BALANCED_PAGE = 0.25  # a page used less than this is nearly empty
+
+
+def page_used(page) -> float:
+    """How much of a laid-out WeasyPrint page's height its lines of text take, from the top (0-1)."""
+    box = page._page_box  # WeasyPrint keeps the page's boxes here
+    bottoms = [line.position_y + line.height for line in box.descendants() if type(line).__name__ == "LineBox"]
+    return (max(bottoms, default=box.content_box_y()) - box.content_box_y()) / box.height
+
+
 def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
     """One PNG per page (suffix ``.png`` for a single page, ``-1.png``, ``-2.png``… otherwise)."""
     import io
@@ -524,7 +570,7 @@ def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
             page = document[index]
             image = page.render(scale=dpi / 72).to_pil()
             buffer = io.BytesIO()
-            image.save(buffer, format="PNG", optimize=False)
+            image.save(buffer, format="PNG", optimize=False, dpi=(dpi, dpi))  # the pHYs chunk
             out.append((".png" if count == 1 else f"-{index + 1}.png", buffer.getvalue()))
             page.close()
         return out

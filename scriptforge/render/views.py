@@ -13,6 +13,7 @@ import re
 from scriptforge.analysis import Analysis
 from scriptforge.languages import char_class, default, split_pair, uses
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
+from scriptforge.render.measure import NameColumn, name_column
 
 TEAM_COLOURS = {
     "townsfolk": "#1d5aa6",
@@ -110,6 +111,8 @@ class SheetView:
     scale: float = 1.0  # font scale; the renderer shrinks by steps when a page overflows
     byline: str | None = None
     show_sheet: bool = True
+    name_column: NameColumn | None = None  # a wider name column (or smaller names) than sheet.css's
+
 
     def icons(self) -> Iterator[Icon]:
         """Every icon on the pages."""
@@ -338,7 +341,22 @@ def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str
             view.nights = nights
         if back:
             view.back = back_view(analysis, sheet_lang, nights)
+    view.name_column = sheet_name_column(view)
     return view
+
+
+#: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).
+NAME_CELL_REM = 8.2
+
+
+def sheet_name_column(view: SheetView) -> NameColumn | None:
+    """The name column that keeps every word of the sheet's and night pages' names on one line,
+    or None where sheet.css's columns already do."""
+    rows: list[CharacterView | StepView] = [c for team in (*view.teams, *view.extra_teams) for c in team.characters]
+    rows += [s for night in view.nights for s in night.steps]
+    column = name_column([r.name for r in rows], [r.second_name for r in rows if r.second_name],
+                         narrowest=NAME_CELL_REM)
+    return column if column != NameColumn(width=NAME_CELL_REM) else None
 
 
 def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:

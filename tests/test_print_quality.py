@@ -1,0 +1,167 @@
+"""What a storyteller notices on paper (issue 18): names whole, Korean headings as words, pictures
+in proportion, PNG resolution, output paths, the Arabic glyphs and the Pango message."""
+
+import io
+import json
+from pathlib import Path
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from PIL import Image
+from pypdf import PdfReader
+import pytest
+
+from scriptforge.cli import main
+from scriptforge.render.measure import NAME_FONT_REM, name_column
+
+ROOT = Path(__file__).resolve().parents[1]
+FTPD = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
+LONG_NAMES = ("Washerwoman", "Nightwatchman", "Mathematician")
+
+
+def _homebrew(name: str, night: int) -> dict:
+    return {"id": name.lower(), "name": name, "team": "townsfolk", "ability": f"Each night, the {name} wakes.",
+            "firstNight": night, "firstNightReminder": f"Wake the {name}.", "otherNight": night,
+            "otherNightReminder": f"Wake the {name} again."}
+
+
+def _text(pdf: Path | bytes) -> str:
+    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_long_names_never_break_inside_a_word(tmp_path):
+    script = tmp_path / "long.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Long names"}, "imp", "poisoner",
+                                  *(_homebrew(n, 30 + i) for i, n in enumerate(LONG_NAMES))]))
+    out = tmp_path / "long.pdf"
+    result = CliRunner().invoke(main, ["build", str(script), "-o", str(out), "--lang", "en", "--night"])
+    assert result.exit_code == 0, result.output
+    lines = _text(out).splitlines()
+    for name in LONG_NAMES:
+        # the name cell (sheet and both nights) holds the whole word: no "Washerwoma" / "n" lines
+        assert sum(line.strip() == name or line.startswith(f"{name} ") for line in lines) >= 3, name
+        assert not any(line.strip() == name[:-1] for line in lines)
+
+
+def test_the_name_column_grows_then_the_names_shrink():
+    assert name_column(["Imp", "Chef"], narrowest=8.2).width == 8.2
+    grown = name_column(["Nightwatchman"], narrowest=8.2)
+    assert 8.2 < grown.width <= 12 and grown.font == NAME_FONT_REM
+    shrunk = name_column(["Supercalifragilisticexpialidocious"], narrowest=8.2)
+    assert shrunk.width == 12 and shrunk.font < NAME_FONT_REM
+
+
+def test_korean_headings_are_whole_words_in_the_text_layer(tmp_path):
+    out = tmp_path / "ko.pdf"
+    result = CliRunner().invoke(main, ["build", str(FTPD), "-o", str(out), "--lang", "ko", "--night"])
+    assert result.exit_code == 0, result.output
+    text = _text(out)
+    assert "주민" in text and "첫날 밤" in text and "징크스" in text
+    assert "주 민" not in text and "첫 날" not in text
+
+
+def test_pictures_keep_their_aspect_ratio(tmp_path):
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    Image.new("RGB", (200, 100), "red").save(icons / "clockmaker.png")
+    out = tmp_path / "icons.pdf"
+    result = CliRunner().invoke(main, ["build", str(FTPD), "-o", str(out), "--icons", str(icons)])
+    assert result.exit_code == 0, result.output
+    page = pypdfium2.PdfDocument(str(out))[0]
+    images = [o for o in page.get_objects() if o.type == raw.FPDF_PAGEOBJ_IMAGE]
+    assert images
+    left, bottom, right, top = images[0].get_bounds()
+    assert (right - left) / (top - bottom) == pytest.approx(2.0, rel=0.03)
+
+
+def test_png_output_carries_its_dpi_and_one_page_per_file(tmp_path):
+    result = CliRunner().invoke(main, ["nightsheet", str(FTPD), "-o", str(tmp_path / "n.png"), "--dpi", "72"])
+    assert result.exit_code == 0, result.output
+    assert "n-1.png (page 1 of 2)" in result.output and "n-2.png (page 2 of 2)" in result.output
+    image = Image.open(tmp_path / "n-1.png")
+    assert round(image.info["dpi"][0]) == 72 and abs(image.width - 210 / 25.4 * 72) <= 1
+
+
+def test_output_paths(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    to_stdout = runner.invoke(main, ["build", str(FTPD), "-o", "-"])
+    assert to_stdout.exit_code == 0 and to_stdout.stdout_bytes.startswith(b"%PDF-")
+    assert PdfReader(io.BytesIO(to_stdout.stdout_bytes)).pages
+    assert not (tmp_path / "-").exists()
+    folder = runner.invoke(main, ["build", str(FTPD), "-o", "new-folder/"])
+    assert folder.exit_code == 0 and (tmp_path / "new-folder" / "faith-trust-and-pixie-dust.pdf").is_file()
+    png = runner.invoke(main, ["build", str(FTPD), "-o", "sheet.png"])
+    assert png.exit_code == 0 and (tmp_path / "sheet.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    conflict = runner.invoke(main, ["build", str(FTPD), "-o", "sheet.png", "--format", "pdf"])
+    assert conflict.exit_code == 2 and "--format pdf" in conflict.output
+    stdin = runner.invoke(main, ["build", "-"], input=FTPD.read_text(encoding="utf-8"))
+    assert stdin.exit_code == 0 and "-" not in [p.name for p in tmp_path.iterdir()], stdin.output
+    assert (tmp_path / "믿음-신뢰-그리고-픽시-더스트.pdf").is_file()  # _meta.name "믿음, 신뢰, 그리고 픽시 더스트"
+
+
+def test_unwritable_output_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = CliRunner().invoke(main, ["build", str(FTPD), "-o", str(blocker / "sheet.pdf")])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith("Error: ") and "Traceback" not in result.output
+
+
+def test_a_batch_refuses_one_output_for_two_inputs_and_an_output_that_is_an_input(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.json").write_text(FTPD.read_text(encoding="utf-8"))
+    out = tmp_path / "out"
+    same = CliRunner().invoke(main, ["build", str(tmp_path / "a" / "x.json"), str(tmp_path / "b" / "x.json"),
+                                     "-o", f"{out}/", "--format", "html"])
+    assert same.exit_code == 2 and "would both be written" in same.output
+    assert not out.exists() or not any(out.iterdir())
+    script = tmp_path / "a" / "x.json"
+    for command in (["build"], ["nightsheet"], ["almanac"]):
+        refused = CliRunner().invoke(main, [*command, str(script), "-o", str(script), "--format", "html"])
+        assert refused.exit_code == 2 and "overwrite the input" in refused.output, command
+    assert script.read_text(encoding="utf-8") == FTPD.read_text(encoding="utf-8")
+
+
+def test_arabic_text_prints_in_the_bundled_arabic_font(tmp_path):
+    script = tmp_path / "djinn.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Arabic"}, "imp",
+                                  {"id": "sayer", "name": "Sayer", "team": "townsfolk",
+                                   "ability": "نحن لسنا هنا. You start knowing nothing."}]), encoding="utf-8")
+    out = tmp_path / "djinn.pdf"
+    result = CliRunner().invoke(main, ["build", str(script), "-o", str(out), "--lang", "en"])
+    assert result.exit_code == 0 and "no glyph" not in result.output, result.output
+    fonts = {str(f.get_object()["/BaseFont"]) for page in PdfReader(out).pages
+             for f in page["/Resources"]["/Font"].values()}
+    assert any("Naskh-Arabic" in name for name in fonts), fonts
+
+
+def test_text_the_fonts_lack_still_warns(tmp_path):
+    script = tmp_path / "rare.json"
+    script.write_text(json.dumps(["imp", {"id": "x", "name": "Glyphless", "team": "townsfolk",
+                                          "ability": "Sees ᚠᚢᚦ runes."}]), encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(script), "-o", str(tmp_path / "r.html")])
+    assert result.exit_code == 0 and "no glyph for 'ᚠ'" in result.output
+
+
+def test_without_pango_build_says_what_to_install_in_one_line(tmp_path):
+    simulate = (
+        "import sys, importlib.abc\n"
+        "class NoPango(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'weasyprint':\n"
+        "            raise OSError(\"cannot load library 'libpango-1.0-0': libpango-1.0-0: cannot open shared object file\")\n"
+        "sys.meta_path.insert(0, NoPango())\n"
+        "from scriptforge.cli import run\n"
+        f"sys.argv = ['scriptforge', 'build', {str(FTPD)!r}, '-o', {str(tmp_path / 's.pdf')!r}]\n"
+        "run()\n")
+    done = subprocess.run([sys.executable, "-c", simulate], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Pango" in done.stderr and "install" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "s.pdf").exists()
