@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "reference"
+from corpus import SHARED, corpus_files
+
 
 
 def main() -> int:
@@ -40,7 +40,7 @@ def main() -> int:
     from scriptforge.script import read_script
 
     official = SHARED / "official"
-    files = sorted((SHARED / "scripts").glob("*.json")) + sorted((official / "wc25").glob("*/script.json"))
+    files = corpus_files()
     files = files[: args.limit] if args.limit else files
     ids = {r["id"] for r in json.loads((official / "roles.json").read_text(encoding="utf-8"))}
     with tempfile.TemporaryDirectory() as tmp:

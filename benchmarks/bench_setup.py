@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "reference"
+from corpus import SHARED, corpus_files
+
 
 
 def main() -> int:
@@ -24,7 +24,7 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=5, help="how many of the slowest scripts to list")
     args = parser.parse_args()
     official = SHARED / "official"
-    files = sorted((SHARED / "scripts").glob("*.json")) + sorted((official / "wc25").glob("*/script.json"))
+    files = corpus_files()
     if not files:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2

@@ -5,19 +5,18 @@ Reads ../shared/reference/scripts/*.json and ../shared/reference/official/wc25/*
 """
 
 import argparse
-from pathlib import Path
 import sys
 import time
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "reference"
+from corpus import SHARED, corpus_files
+
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=10, help="how many of the slowest scripts to list")
     args = parser.parse_args()
-    files = sorted((SHARED / "scripts").glob("*.json")) + sorted((SHARED / "official" / "wc25").glob("*/script.json"))
+    files = corpus_files()
     if not files:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2

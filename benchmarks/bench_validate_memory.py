@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "reference"
+from corpus import SHARED, corpus_files
+
 
 
 def main() -> int:
@@ -26,7 +26,7 @@ def main() -> int:
     parser.add_argument("--format", default="jsonl", choices=["jsonl", "json", "text"])
     parser.add_argument("--limit-mib", type=float, default=100.0)
     args = parser.parse_args()
-    corpus = sorted((SHARED / "scripts").glob("*.json")) + sorted((SHARED / "official" / "wc25").glob("*/script.json"))
+    corpus = corpus_files()
     if not corpus:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2

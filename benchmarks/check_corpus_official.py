@@ -9,13 +9,12 @@ Exit 1 when a raw mark is found.
 """
 
 import argparse
-from pathlib import Path
 import re
 import sys
 import time
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "reference"
+from corpus import SHARED, corpus_files
+
 RAW = re.compile(r":reminder:|(?:^|\s)\*\w")
 
 
@@ -24,7 +23,7 @@ def main() -> int:
     parser.add_argument("--lang", choices=["en", "ko"], default="en")
     parser.add_argument("--no-render", action="store_true", help="only count the unknown characters")
     args = parser.parse_args()
-    files = sorted((SHARED / "scripts").glob("*.json")) + sorted((SHARED / "official" / "wc25").glob("*/script.json"))
+    files = corpus_files()
     if not files:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
