@@ -64,6 +64,12 @@ def _fail_cleanly(command):
             for line in str(exc).split("\n"):  # not splitlines(): it also splits at \x1c-\x1e, \x85, \u2028
                 echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
+        except OSError as exc:  # a file the library did not expect to fail (the writers name theirs)
+            if click.get_current_context().find_root().params.get("debug"):
+                raise
+            where = f"{exc.filename}: " if isinstance(exc.filename, str) else ""
+            echo(f"Error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(2)
 
     return wrapper
 
@@ -963,7 +969,8 @@ def l10n_confirm(id_, field, lang, all_):
 
 @l10n.command("export")
 @click.option("--lang", type=LANG, required=True, help="The translation language (msgstr); the other is msgid.")
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The .po file to write ('-': standard output).")
 @_fail_cleanly
 def l10n_export(lang, out):
     """Write a gettext .po file for Weblate, Poedit or pofilter.
@@ -976,11 +983,11 @@ def l10n_export(lang, out):
     Example:
         scriptforge l10n export --lang en -o en.po
     """
-    from scriptforge.fileio import atomic_write_bytes
+    from scriptforge.fileio import write_output
     from scriptforge.l10n.po import export_po
 
-    atomic_write_bytes(out, export_po(_db(), lang))
-    echo(f"{out}")
+    if write_output(out, export_po(_db(), lang)):
+        echo(f"{out}")
 
 
 @l10n.command("import")
@@ -1134,7 +1141,7 @@ def pack_diff(old, new, lang, fmt):
 @click.argument("script")
 @click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output file (default: standard output).")
+              help="Output file ('-' or none: standard output).")
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -1149,7 +1156,7 @@ def export_command(script, lang, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
-    from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
+    from scriptforge.fileio import dump_json, refuse_to_overwrite, write_output
 
     if out:
         refuse_to_overwrite([out], [script])
@@ -1157,8 +1164,8 @@ def export_command(script, lang, out):
     result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
-    if out:
-        atomic_write_text(out, dump_json(result.data))
+    if out and str(out) != "-":
+        write_output(out, dump_json(result.data).encode("utf-8"), [script])
         echo(str(out))
     else:
         _echo_json(dump_json(result.data), nl=False)

@@ -16,7 +16,7 @@ from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Te
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
-from scriptforge.fileio import atomic_write_bytes, finish_journal
+from scriptforge.fileio import atomic_write_bytes, finish_journal, protect_data
 from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
@@ -198,6 +198,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     """
     roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
     for root in roots:
+        protect_data(root)  # no output of this command may replace one of its files
         try:
             finish_journal(root)
         except OSError as exc:
@@ -237,7 +238,39 @@ def _content_key(roots: list[Path]) -> str:
 def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:
     """Load everything that can be loaded and return every problem found on the way."""
     root = Path(data_dir) if data_dir else DATA_DIR
+    for folder in (root, *map(Path, packs)):
+        try:
+            finish_journal(folder)  # a change that was interrupted is finished before anything is checked
+        except OSError as exc:
+            return None, [DataError(f"an interrupted change (its journal) cannot be finished: {exc.strerror or exc}",
+                                    where=str(folder))]
+    damaged = [problem for pack in packs if (problem := damaged_pack(Path(pack))) is not None]
+    if damaged:
+        return None, damaged
     return (_LayeredLoader(root, packs) if packs else _Loader(root)).load()
+
+
+def damaged_pack(folder: Path) -> DataError | None:
+    """A pack whose files do not match the sha256 its pack.yaml records (cut short, changed or
+    missing), else None. Read on a cache miss only: the cached database is keyed by these bytes."""
+    try:
+        manifest = read_yaml(folder / "pack.yaml")
+    except DataError as exc:
+        return exc
+    recorded = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(recorded, dict):
+        return None  # a pack made before packs recorded their files: nothing to check against
+    for rel, digest in recorded.items():
+        try:
+            actual = hashlib.sha256((folder / rel).read_bytes()).hexdigest()
+        except OSError as exc:
+            return DataError(f"damaged data pack: {rel} cannot be read ({exc.strerror or exc}); run "
+                             f"'scriptforge pack update' (or pack import) to repair it", where=str(folder))
+        if actual != digest:
+            return DataError(f"damaged data pack: {rel} does not match the sha256 recorded in pack.yaml (cut "
+                             f"short or changed); run 'scriptforge pack update' (or pack import) to repair it",
+                             where=str(folder))
+    return None
 
 
 def _night_unit(key: str) -> str:

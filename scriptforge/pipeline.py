@@ -62,6 +62,12 @@ def _resolved(target: "Path | Targets", script_path, script) -> Path:
     return target
 
 
+def script_folder(script_path: Path | str) -> Path | None:
+    """The folder a script's own pictures may come from: the script file's; none for standard
+    input (which has no folder: only data: URLs and --icons, never the current folder)."""
+    return None if str(script_path) == "-" else Path(script_path).resolve().parent
+
+
 PRINTABLE_TIMES = 10  # a text up to ten times its official limit is printed (validate reports text-too-long)
 
 
@@ -91,7 +97,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     if fallback and sheet:
         result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
                                f"in another language: {', '.join(fallback[:6])}{'…' if len(fallback) > 6 else ''}")
-    rendered = renderer.render(view, fmt, base_dir=Path(script_path).resolve().parent)
+    rendered = renderer.render(view, fmt, base_dir=script_folder(script_path))
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
@@ -179,8 +185,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
-    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
-    rendered = render_almanac(view, renderer, fmt, base_dir)
+    rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)

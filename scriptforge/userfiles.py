@@ -4,7 +4,8 @@ Scripts, homebrew YAML, official data files for packs, translation files (`l10n 
 PO files and almanac documents are all read here. Any problem is an InputError (exit code 2) in
 one line that names the file and the place (a JSON pointer, or a YAML line and field):
 
-- the file: not found, a folder, unreadable, not UTF-8, a NUL character in the text;
+- the file: not found, a folder, a FIFO or a device (only regular files and "-" are read), larger
+  than MAX_BYTES (16 MiB; standard input too), unreadable, not UTF-8, a NUL character in the text;
 - the syntax: not JSON / not YAML, nested deeper than any document scriptforge reads;
 - the values: a lone surrogate escape ("\\ud800": not a character, it cannot be written out
   again), a NUL, NaN or Infinity, a number too large for a double (the official app is JavaScript
@@ -20,17 +21,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 import json
 import math
+import os
 from pathlib import Path
 import re
+import stat
 import sys
 from typing import Any
 
 from scriptforge.errors import InputError
 
+MAX_BYTES = 16 * 1024 * 1024  # the largest user file read (the largest real script is ~1 MB, the official roles ~150 kB)
 MAX_DEPTH = 64  # far deeper than any script, pack or homebrew file; deeper input only exhausts the stack
 MAX_VALUES = 2_000_000  # YAML aliases can make a small file expand to billions of values
 _BAD_CHARACTER = re.compile("[\0\ud800-\udfff]")
 _MAX_DIGITS = 309  # a double holds at most ~1.8e308
+# a FIFO opens without waiting for a writer (and is then refused); no terminal becomes ours
+_OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+_read_keys: set[tuple[int, int]] = set()  # (device, inode) of every user file read
 
 
 @dataclass(frozen=True)
@@ -41,19 +48,74 @@ class Refused:
     line: int | None = None
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a user file ("-" is stdin); InputError in one wording for every kind of file."""
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file")
+
+
+def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a user file ("-" is stdin); InputError in one wording for every kind of file.
+
+    Only a regular file (or "-") is read, and at most `limit` bytes: a FIFO, a device such as
+    /dev/zero or a folder is refused at once (the file is opened without waiting and checked
+    before a byte is read), and so is a larger file or standard input. Each file read is
+    remembered (`was_read`), so that no output of the same command replaces it.
+    """
     label = str(path)
+    if label == "-":
+        try:
+            data: bytes = sys.stdin.buffer.read(limit + 1)
+        except (OSError, ValueError, AttributeError) as exc:
+            raise InputError(f"cannot read standard input: {getattr(exc, 'strerror', None) or exc}") from None
+        if len(data) > limit:
+            raise InputError(f"standard input holds more than {_size(limit)}, more than any file "
+                             f"scriptforge reads (the limit)", where=label)
+        return data
     try:
-        if label == "-":
-            return sys.stdin.buffer.read()
-        return Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
         raise InputError("file not found", where=label) from None
     except IsADirectoryError:
         raise InputError("is a folder, not a file", where=label) from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise InputError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", where=label) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"is {_kind(info.st_mode)}, not a file", where=label)
+        if info.st_size > limit:
+            raise InputError(f"is {_size(info.st_size)}, larger than any file scriptforge reads "
+                             f"(the limit is {_size(limit)})", where=label)
+        _read_keys.add((info.st_dev, info.st_ino))
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", where=label) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputError(f"grew past {_size(limit)} while it was read (the limit)", where=label)
+    return data
+
+
+def file_key(path: str | Path) -> tuple:
+    """What names one file whatever the path: (device, inode) through symlinks and hard links; for
+    a file that does not exist, its real path."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return ("path", os.path.realpath(path))
+    return ("file", info.st_dev, info.st_ino)
+
+
+def was_read(key: tuple) -> bool:
+    """True when this process has read the file `key` (see `file_key`) as a user file."""
+    return key[0] == "file" and key[1:] in _read_keys
 
 
 def decode(raw: bytes, label: str) -> str:

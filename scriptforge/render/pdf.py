@@ -154,6 +154,12 @@ class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
         except Exception:
             bucket.reset()
 
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass  # a full or read-only cache only costs speed (Jinja removes its temporary)
+
 
 def undecodable_image(data: bytes, mime: str) -> str | None:
     """Why `data` cannot be drawn as an image of type `mime`, or None (WeasyPrint would draw nothing)."""

@@ -17,7 +17,7 @@ from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.character_json import overlong
 from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
-from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
+from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes, unknown_jinxes
 from scriptforge.rules.night import missing_from_meta
 from scriptforge.rules.setup import SetupRow, Shortfall
 
@@ -82,6 +82,7 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
     findings += companion_findings(script)
     findings += jinx_findings(analysis.jinxes)
     findings += outdated_jinxes(script, analysis.db)
+    findings += unknown_jinxes(script, analysis.db)
     findings += missing_from_meta(script, analysis.night, analysis.db)
     return findings
 
