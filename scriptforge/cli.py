@@ -554,6 +554,20 @@ def explain(code, list_all):
 # -- render commands
 
 
+fetch_timeout_option = click.option(
+    "--fetch-timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True, expose_value=False,
+    callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.fetch_seconds": value}),
+    help="With --allow-network: seconds a remote image may take (the whole download); all of them "
+         "together get four times that.")
+
+
+def _renderer(**options):
+    from scriptforge.render.pdf import Renderer
+
+    seconds = click.get_current_context().meta.get("scriptforge.fetch_seconds", 5.0)
+    return Renderer(fetch_seconds=seconds, **options)
+
+
 def render_options(command):
     """Options shared by `build` and `nightsheet`."""
     options = [
@@ -573,6 +587,7 @@ def render_options(command):
                      help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg)."),
         click.option("--allow-network", is_flag=True,
                      help="Fetch remote images (homebrew `image` URLs). Off by default."),
+        fetch_timeout_option,
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
@@ -595,7 +610,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.pipeline import build_all, can_fork, script_files
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import FORMATS, Renderer
+    from scriptforge.render.pdf import FORMATS
 
     fmt = output_format(out, fmt, FORMATS)
     files = script_files(scripts)
@@ -604,7 +619,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
         echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
+    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
@@ -1197,6 +1212,7 @@ def _add_pack_option(group):
 @click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
+@fetch_timeout_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -1216,11 +1232,10 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """
     from scriptforge.pipeline import build_almanac
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import Renderer
 
     fmt = output_format(out, fmt, ("pdf", "html"))
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
+    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir)
     result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
                            target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:
