@@ -86,6 +86,12 @@ def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     click.echo(safe_text(str(message)), err=err, nl=nl)
 
 
+def _shown(text: str) -> str:
+    from scriptforge.terminal import safe_text
+
+    return safe_text(text)
+
+
 def _print_json(data) -> None:
     _echo_json(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
 
@@ -624,7 +630,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
-                               item_show_func=lambda result: result.script.name if result else "") as bar:
+                               item_show_func=lambda result: _shown(result.script.name) if result else "") as bar:
             results = build_all(files, db, renderer, done=lambda result: bar.update(1, result), **options)
     else:
         results = build_all(files, db, renderer, **options)

@@ -36,7 +36,7 @@ import stat
 import time
 
 from scriptforge.errors import InputError, ScriptforgeError, WriteError
-from scriptforge.userfiles import assert_writable, file_key, was_read
+from scriptforge.userfiles import assert_writable, file_key, reserved_name, was_read
 
 LOCK_TIMEOUT = 60.0  # seconds to wait for another writer before giving up
 JOURNAL = ".scriptforge-journal.json"
@@ -237,6 +237,9 @@ def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | s
     for out in outputs:
         if str(out) == "-":
             continue
+        if reserved_name(Path(out).name) and not is_special(out):
+            raise InputError(f"'{Path(out).name}' is a name Windows reserves (a file it cannot open or copy); "
+                             "choose another output name", where=str(out))
         key = file_key(out)
         if key in sources:
             raise InputError(f"is the input {sources[key]}: writing there would replace it; choose another output",

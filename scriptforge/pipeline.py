@@ -23,6 +23,7 @@ from scriptforge.render.pdf import Renderer, require_printable
 from scriptforge.render.views import make_view
 from scriptforge.rules.validate import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
+from scriptforge.userfiles import reserved_name
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
@@ -68,6 +69,14 @@ def script_folder(script_path: Path | str) -> Path | None:
     return None if str(script_path) == "-" else Path(script_path).resolve().parent
 
 
+def renamed_warning(script_path: Path | str, target: Path) -> list[str]:
+    """The line that says an output was named `CON_.pdf` because Windows reserves `CON`."""
+    stem = Path(script_path).stem
+    if str(script_path) == "-" or not reserved_name(stem) or not Path(target).name.startswith(f"{stem}_"):
+        return []
+    return [f"'{stem}' is a name Windows reserves: written as {Path(target).name}"]
+
+
 PRINTABLE_TIMES = 10  # a text up to ten times its official limit is printed (validate reports text-too-long)
 
 
@@ -92,6 +101,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
     view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
@@ -181,6 +191,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
     view = almanac_view(analyse(script, db), lang, paper)
     note = fallback_warning(view)
     if note:

@@ -113,6 +113,15 @@ def file_key(path: str | Path) -> tuple:
     return ("file", info.st_dev, info.st_ino)
 
 
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"{p}{n}" for p in ("COM", "LPT") for n in "123456789¹²³")}
+
+
+def reserved_name(name: str) -> bool:
+    """True for a file name Windows reserves (CON, NUL, COM1, LPT1…, with any extension): such a
+    file cannot be opened, copied or deleted there."""
+    return name.split(".")[0].rstrip(" ").upper() in _RESERVED
+
+
 def was_read(key: tuple) -> bool:
     """True when this process has read the file `key` (see `file_key`) as a user file."""
     return key[0] == "file" and key[1:] in _read_keys

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from scriptforge.errors import ScriptforgeError
 from scriptforge.fileio import atomic_write_bytes, is_special, refuse_to_overwrite
-from scriptforge.userfiles import file_key
+from scriptforge.userfiles import file_key, reserved_name
 
 if TYPE_CHECKING:
     from scriptforge.render.pdf import Rendered
@@ -51,9 +51,14 @@ def file_stem(script: Path, name: str | None) -> str:
     """The output's name: the script file's stem; for standard input the script's name, as a
     file name (``script`` when it has none)."""
     if str(script) != STDOUT:
-        return script.stem
+        return renamed(script.stem)
     cleaned = re.sub(r"[^\w.-]+", "-", (name or "").strip(), flags=re.UNICODE).strip("-.")
-    return cleaned[:80] or "script"
+    return renamed(cleaned[:80] or "script")
+
+
+def renamed(stem: str) -> str:
+    """A stem Windows reserves (CON, NUL, COM1…) gets a `_` (CON_.pdf), so the output can be copied there."""
+    return f"{stem}_" if reserved_name(stem) else stem
 
 
 def output_target(script: Path, out: str | Path | None, fmt: str, many: bool, suffix: str = "",

@@ -217,7 +217,7 @@ class Renderer:
             data = base64.b64decode(payload) if header.endswith(";base64") else urllib.parse.unquote_to_bytes(payload)
             return data, mime
         if scheme == "file":
-            path = Path(urllib.parse.unquote(parsed.path)).resolve()
+            path = Path(os.fsdecode(urllib.parse.unquote_to_bytes(parsed.path))).resolve()  # a name's bytes as they are
             if not any(path.is_relative_to(root) for root in self.allowed_roots(base_dir)):
                 raise FetchRefused(f"{url}: outside the script's folder, the icons folder and the fonts")
             if not path.is_file():
