@@ -466,6 +466,54 @@ class _Loader(ProblemCollector):
                 self._problem(self.root / lang / "reminders.yaml", f"record '{token}': reminder token has no label")
 
 
+def pending_problems(root: Path, changes: dict[Path, Any]) -> list[DataError]:
+    """The problems the data folder `root` alone (no packs) would have with `changes` (path ->
+    data) written, that it does not have now: a writer's guard (`l10n import` must not write a
+    pack character's text, or anything else that leaves the data inconsistent, into `root`)."""
+    after = _Pending(Path(root), changes).load()[1]
+    if not after:
+        return []
+    before = {str(p) for p in _Loader(Path(root)).load()[1]}
+    return [p for p in after if str(p) not in before]
+
+
+class _Pending(_Loader):
+    """A data folder read as it would be once `changes` (path -> data) were written."""
+
+    def __init__(self, root: Path, changes: dict[Path, Any]) -> None:
+        import copy
+
+        self.changes = {Path(p).resolve(): copy.deepcopy(data) for p, data in changes.items()}
+        super().__init__(root)
+
+    def _languages(self) -> tuple[str, ...]:
+        return tuple(code for code in codes() if (self.root / code).is_dir()
+                     or any(p.is_relative_to((self.root / code).resolve()) for p in self.changes))
+
+    def _text_files(self, lang: str) -> list[Path]:
+        folder = self.root / lang / "characters"
+        pending = {folder / p.name for p in self.changes if p.parent == folder.resolve()}
+        return sorted({*folder.glob("*.yaml"), *pending})
+
+    def _has(self, rel: str) -> bool:
+        return (self.root / rel).resolve() in self.changes or super()._has(rel)
+
+    def _read(self, path: Path, schema: str, record_id: str | None = None) -> Any:
+        key = Path(path).resolve()
+        if key not in self.changes:
+            return super()._read(path, schema, record_id)
+        from scriptforge.datafiles import validate
+
+        data = self.changes[key]
+        try:
+            validate(data, schema, path, record_id)
+        except DataError as exc:
+            self.problems.append(exc)
+            return None
+        return data
+
+
+
 # -- packs: the built-in data with data packs on top ---------------------------------------------
 
 

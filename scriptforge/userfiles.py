@@ -103,7 +103,7 @@ def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
     return data
 
 
-def file_key(path: str | Path) -> tuple:
+def file_key(path: str | Path) -> tuple[object, ...]:
     """What names one file whatever the path: (device, inode) through symlinks and hard links; for
     a file that does not exist, its real path."""
     try:
@@ -122,7 +122,7 @@ def reserved_name(name: str) -> bool:
     return name.split(".")[0].rstrip(" ").upper() in _RESERVED
 
 
-def was_read(key: tuple) -> bool:
+def was_read(key: tuple[object, ...]) -> bool:
     """True when this process has read the file `key` (see `file_key`) as a user file."""
     return key[0] == "file" and key[1:] in _read_keys
 

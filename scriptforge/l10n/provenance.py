@@ -126,7 +126,9 @@ def editing_data(load: Callable[[], Any]) -> Iterator[Any]:
 def write_docs(docs: list[YamlDoc], root: Path) -> list[Path]:
     """Validate every document against its schema, then write those whose bytes change, all or
     nothing (`root`, the data folder, keeps the journal; see fileio.write_files)."""
+    from scriptforge.database import pending_problems
     from scriptforge.datafiles import validate
+    from scriptforge.errors import InputError
 
     for doc in docs:
         validate(doc.data, schema_for(doc.path), doc.path)
@@ -136,6 +138,10 @@ def write_docs(docs: list[YamlDoc], root: Path) -> list[Path]:
         old = doc.path.read_text(encoding="utf-8") if doc.path.exists() else None
         if text != old:
             changed[doc.path] = text.encode("utf-8")
+    problems = pending_problems(root, {doc.path: doc.data for doc in docs if doc.path in changed})
+    if problems:  # e.g. a pack character's text, which the data folder alone does not define
+        raise InputError(f"nothing written: the change would leave the data folder {root} inconsistent "
+                                 f"({problems[0]}{f'; and {len(problems) - 1} more' if len(problems) > 1 else ''})")
     write_files(changed, root)
     return list(changed)
 
