@@ -244,12 +244,12 @@ def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | s
         if key in sources:
             raise InputError(f"is the input {sources[key]}: writing there would replace it; choose another output",
                              where=str(out))
-        if was_read(key):
-            raise InputError("is a file this command reads: writing there would replace it; choose another output",
-                             where=str(out))
         root = _data_file(out)
         if root is not None:
             raise InputError(f"is a data file of {root}: writing there would replace it; choose another output",
+                             where=str(out))
+        if was_read(key):
+            raise InputError("is a file this command reads: writing there would replace it; choose another output",
                              where=str(out))
         if key in seen:
             raise InputError(f"is also where {seen[key]} goes: two outputs of one command in one file; "
@@ -366,8 +366,11 @@ def _acquire(lock: Path, timeout: float, where: str) -> int:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
         if _try_lock(fd):
             if fcntl is None or _same_file(fd, lock):
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()}\n".encode())
+                try:
+                    os.ftruncate(fd, 0)
+                    os.write(fd, f"{os.getpid()}\n".encode())
+                except OSError:
+                    pass  # a full disk: the lock holds without the holder's id
                 return fd
             os.close(fd)  # the holder we waited for removed that lock file: lock the new one
             continue
