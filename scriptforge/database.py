@@ -231,6 +231,9 @@ def _content_key(roots: list[Path]) -> str:
     for root in roots:
         files += sorted(root.rglob("*.yaml"))
     for path in files:
+        if not path.is_file():  # a FIFO or device named *.yaml: never read here (the loader refuses it)
+            digest.update(str(path).encode() + b"\0special\0")
+            continue
         digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
 

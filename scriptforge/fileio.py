@@ -116,7 +116,10 @@ def writing(path: Path | str) -> Iterator[None]:
     except WriteError:
         raise
     except OSError as exc:
-        raise WriteError(f"cannot write: {_reason(exc, path)}", where=str(path)) from None
+        reason = _reason(exc, path)
+        error = WriteError(f"cannot write: {reason}", where=str(path))
+        error.strerror = reason  # what callers that word their own line (edit.py) show
+        raise error from None
 
 
 def _reason(exc: OSError, path: Path | str) -> str:
@@ -228,12 +231,21 @@ def _data_file(out: Path | str) -> Path | None:
     return next((root for root in _data_roots if target.is_relative_to(root)), None)
 
 
-def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | str] = ()) -> None:
+def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | str] = (),
+                        edits: Iterable[Path | str] = ()) -> None:
     """An InputError, before anything is written, when an output would replace one of `inputs`,
     a file this run has read (`userfiles.was_read`), an existing file of a loaded data folder, or
-    another of the outputs. Standard input and output ("-") are skipped."""
+    another of the outputs. `edits` are outputs the command updates in place on purpose (`import
+    almanac` into a data folder): checked against `inputs` and the other outputs only. Standard
+    input and output ("-") are skipped."""
     sources = {file_key(source): source for source in inputs if str(source) != "-"}
     seen: dict[tuple, Path | str] = {}
+    for edit in edits:
+        key = file_key(edit)
+        if key in sources:
+            raise InputError(f"is the input {sources[key]}: writing there would replace it; choose another output",
+                             where=str(edit))
+        seen[key] = edit
     for out in outputs:
         if str(out) == "-":
             continue
