@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import re
 from typing import TYPE_CHECKING, Any
 
+from scriptforge.ids import normalize_id
 from scriptforge.languages import codes, detect
 from scriptforge.model import pick_text
-from scriptforge.names import normalize_id
 from scriptforge.official import official_facts
 from scriptforge.rules.findings import Finding, finding, short
 
