@@ -350,7 +350,8 @@ def test_a_truncated_pack_file_is_one_line_and_a_new_import_repairs_it(runner, t
     assert runner.invoke(main, ["--no-packs", "show", "quietgeese", "--pack", str(pack)]).exit_code == 0
 
 
-def test_a_broken_installed_pack_link_is_one_line(runner, tmp_path, monkeypatch):
+def test_a_broken_installed_pack_link_is_one_line_and_pack_update_repairs_it(runner, tmp_path, monkeypatch,
+                                                                             geese_pack):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
     packs = tmp_path / "home" / "scriptforge" / "packs"
     packs.mkdir(parents=True)
@@ -359,6 +360,10 @@ def test_a_broken_installed_pack_link_is_one_line(runner, tmp_path, monkeypatch)
     lines = error_lines(result)
     assert result.exit_code != 0 and len(lines) == 1 and "damaged" in lines[0] and "pack update" in lines[0]
     assert runner.invoke(main, ["--no-packs", "show", "imp"]).exit_code == 0
+    source_folder = geese_pack[1][0].parent  # roles.json, nightsheet.json, jinxes.json
+    result = runner.invoke(main, ["pack", "update", "--from", str(source_folder), "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(main, ["show", "quietgeese"]).exit_code == 0
 
 
 def test_db_check_finishes_an_interrupted_import(runner, data_copy, monkeypatch):
