@@ -185,7 +185,7 @@ def cases(work: Path, server: str) -> tuple[list[Case], list[Path], list[str]]:
     # FIFO and device inputs, endless stdin
     big = work / "big.json"
     with open(big, "wb") as handle:
-        handle.truncate(17 * 1024 * 1024)
+        handle.truncate(5 * 1024 * 1024)
     readers = {"validate": ["validate", "{}"], "build": ["build", "{}", "--format", "html", "-o", work / "f.html"],
                "homebrew check": ["homebrew", "check", "{}"], "l10n import": ["l10n", "import", "{}"],
                "pack import": ["pack", "import", "{}"],
@@ -198,7 +198,7 @@ def cases(work: Path, server: str) -> tuple[list[Case], list[Path], list[str]]:
         Case("/dev/zero, stdin, size", "validate - < /dev/zero", ["validate", "-"], (2,), stdin="/dev/zero"),
         Case("/dev/zero, stdin, size", "build - < /dev/zero", ["build", "-", "--format", "html", "-o", work / "z.html"],
              (2,), stdin="/dev/zero"),
-        Case("/dev/zero, stdin, size", "validate 17 MiB file", ["validate", big], (2,)),
+        Case("/dev/zero, stdin, size", "validate 5 MiB file", ["validate", big], (2,)),
         Case("/dev/zero, stdin, size", "l10n import a folder", ["l10n", "import", work], (2,)),
     ]
     # symlinked outputs, inputs and data files as outputs

@@ -16,7 +16,7 @@ import urllib.parse
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
 from scriptforge.languages import default, official
-from scriptforge.userfiles import read_bytes
+from scriptforge.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -24,7 +24,7 @@ OFFICIAL_URL = "https://release.botc.app/resources/data/"
 TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
 ENGLISH_FILES = ("roles.json", "nightsheet.json", "jinxes.json")
 TIMEOUT = 20.0
-MAX_BYTES = 32 * 1024 * 1024  # the official files are ~100 kB; anything this big is not one of them
+MAX_BYTES = USER_FILE_BYTES  # the official files are ~100 kB; anything this big is not one of them
 
 
 @dataclass

@@ -5,7 +5,7 @@ PO files and almanac documents are all read here. Any problem is an InputError (
 one line that names the file and the place (a JSON pointer, or a YAML line and field):
 
 - the file: not found, a folder, a FIFO or a device (only regular files and "-" are read), larger
-  than MAX_BYTES (16 MiB; standard input too), unreadable, not UTF-8, a NUL character in the text;
+  than MAX_BYTES (4 MiB; standard input too), unreadable, not UTF-8, a NUL character in the text;
 - the syntax: not JSON / not YAML, nested deeper than any document scriptforge reads;
 - the values: a lone surrogate escape ("\\ud800": not a character, it cannot be written out
   again), a NUL, NaN or Infinity, a number too large for a double (the official app is JavaScript
@@ -30,7 +30,8 @@ from typing import Any
 
 from scriptforge.errors import InputError
 
-MAX_BYTES = 16 * 1024 * 1024  # the largest user file read (the largest real script is ~1 MB, the official roles ~150 kB)
+MAX_BYTES = 4 * 1024 * 1024  # the largest user file read: 35x the largest real script (115 kB), 12x a full PO export;
+# parsed, 4 MiB of JSON can still take ~100 MiB of Python objects (a list of 1.4 million {})
 MAX_DEPTH = 64  # far deeper than any script, pack or homebrew file; deeper input only exhausts the stack
 MAX_VALUES = 2_000_000  # YAML aliases can make a small file expand to billions of values
 _BAD_CHARACTER = re.compile("[\0\ud800-\udfff]")
@@ -310,30 +311,52 @@ def value_problem(value: Any) -> str | None:
 
 
 def first_problem(data: Any) -> tuple[list[str | int], str] | None:
-    """The first value (depth first, in document order) the guard refuses: (steps, why)."""
-    stack: list[tuple[list[str | int], Any]] = [([], data)]
-    visited = 0
+    """The first value (depth first, in document order) the guard refuses: (steps, why).
+
+    A mapping's keys are checked before its values. Memory grows with the depth, not the size:
+    one iterator per level and one path (a list of 2 million values once took 1.6 GB here)."""
+    if not isinstance(data, (dict, list)):
+        why = value_problem(data)
+        return ([], why) if why is not None else None
+    steps: list[str | int] = []
+    bad_key = _bad_key(data, steps)
+    if bad_key is not None:
+        return bad_key
+    stack = [iter(data.items()) if isinstance(data, dict) else enumerate(data)]
+    visited = 1
     while stack:
-        steps, node = stack.pop()
+        try:
+            key, node = next(stack[-1])
+        except StopIteration:
+            stack.pop()
+            if steps:
+                steps.pop()
+            continue
         visited += 1
         if visited > MAX_VALUES:
-            return steps, f"more than {MAX_VALUES:,} values (YAML aliases expanding?)"
-        if len(steps) > MAX_DEPTH:
-            return steps[:MAX_DEPTH], f"nested deeper than {MAX_DEPTH} levels"
-        if isinstance(node, dict):
-            children: list[tuple[list[str | int], Any]] = []
-            for key, value in node.items():
-                why = value_problem(key)
-                if why is not None:
-                    return [*steps, str(key).encode("utf-8", "backslashreplace").decode()], f"in a key: {why}"
-                children.append(([*steps, key], value))
-            stack.extend(reversed(children))
-        elif isinstance(node, list):
-            stack.extend(reversed([([*steps, i], value) for i, value in enumerate(node)]))
-        else:
-            why = value_problem(node)
+            return [*steps, key], f"more than {MAX_VALUES:,} values (YAML aliases expanding?)"
+        if len(steps) + 1 > MAX_DEPTH:
+            return [*steps, key][:MAX_DEPTH], f"nested deeper than {MAX_DEPTH} levels"
+        if isinstance(node, (dict, list)):
+            steps.append(key)
+            bad_key = _bad_key(node, steps)
+            if bad_key is not None:
+                return bad_key
+            stack.append(iter(node.items()) if isinstance(node, dict) else enumerate(node))
+            continue
+        why = value_problem(node)
+        if why is not None:
+            return [*steps, key], why
+    return None
+
+
+def _bad_key(node: Any, steps: list[str | int]) -> tuple[list[str | int], str] | None:
+    """The first key of a mapping that the guard refuses, as `first_problem` reports it."""
+    if isinstance(node, dict):
+        for key in node:
+            why = value_problem(key)
             if why is not None:
-                return steps, why
+                return [*steps, str(key).encode("utf-8", "backslashreplace").decode()], f"in a key: {why}"
     return None
 
 
