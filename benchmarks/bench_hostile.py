@@ -183,6 +183,10 @@ def cases(work: Path, server: str) -> tuple[list[Case], list[Path], list[str]]:
         Case("special-file outputs", "export -o folder", ["export", s, "-o", work], (2,)),
     ]
     # FIFO and device inputs, endless stdin
+    wide = work / "wide.json"
+    wide.write_text("[" + ",".join(["{}"] * ((4 * 1024 * 1024 - 10) // 3)) + "]", encoding="utf-8")
+    many = work / "many.json"
+    many.write_text("[" + ",".join(['"imp"'] * 10_000) + "]", encoding="utf-8")
     big = work / "big.json"
     with open(big, "wb") as handle:
         handle.truncate(5 * 1024 * 1024)
@@ -199,6 +203,8 @@ def cases(work: Path, server: str) -> tuple[list[Case], list[Path], list[str]]:
         Case("/dev/zero, stdin, size", "build - < /dev/zero", ["build", "-", "--format", "html", "-o", work / "z.html"],
              (2,), stdin="/dev/zero"),
         Case("/dev/zero, stdin, size", "validate 5 MiB file", ["validate", big], (2,)),
+        Case("/dev/zero, stdin, size", "validate 4 MiB of {} (1.4 M entries)", ["validate", wide], (2,)),
+        Case("/dev/zero, stdin, size", "validate 10,000 entries", ["validate", many], (1,)),
         Case("/dev/zero, stdin, size", "l10n import a folder", ["l10n", "import", work], (2,)),
     ]
     # symlinked outputs, inputs and data files as outputs

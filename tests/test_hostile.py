@@ -289,6 +289,10 @@ def test_dev_zero_and_an_endless_stdin_are_refused_in_bounded_memory(tmp_path):
     with open("/dev/zero", "rb") as endless:
         done = cli("validate", "-", stdin=endless, memory=1 << 30)
     assert done.returncode == 2 and b"standard input holds more than" in done.stderr
+    wide = tmp_path / "wide.json"
+    wide.write_text("[" + ",".join(['"imp"'] * 10_001) + "]", encoding="utf-8")
+    done = cli("validate", wide)
+    assert done.returncode == 2 and b"10,001 entries, more than the 10,000" in done.stderr
     big = tmp_path / "big.json"
     with open(big, "wb") as handle:
         handle.truncate(5 * 1024 * 1024)  # sparse: a size, no data
