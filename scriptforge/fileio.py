@@ -208,11 +208,6 @@ def atomic_write_text(path: Path | str, text: str, *, durable: bool = True) -> P
     return atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
-def same_file(a: Path | str, b: Path | str) -> bool:
-    """True when two paths name one file (through symlinks and hard links)."""
-    return file_key(a) == file_key(b)
-
-
 _data_roots: list[Path] = []  # the data folders and packs loaded in this process (`protect_data`)
 
 
