@@ -339,6 +339,10 @@ class _Loader(ProblemCollector):
         ui = {lang: self._lang_file(lang, "ui.yaml", "ui") or {} for lang in self.languages}
         for lang, words in ui.items():
             self._provenance(lang, words, lambda k: f"ui.{k}")
+        for code in codes():  # interface words for languages whose texts only a pack brings
+            path = self.root / "interface" / f"{code}.yaml"
+            if not ui.get(code) and self._has(f"interface/{code}.yaml"):
+                ui[code] = self._read(path, "ui") or {}
         glossary = {}
         for lang in self.languages:
             path = self.root / lang / "glossary.yaml"

@@ -98,16 +98,43 @@ def font_coverage() -> frozenset[int]:
     return _cmap_cache[key]
 
 
-def require_printable(sheet_lang: str) -> None:
-    """Refuse (InputError, one line) a sheet language whose letters the bundled fonts cannot set."""
-    from scriptforge.languages import get, shown, unprintable_letters
+def require_printable(sheet_lang: str, fmt: str = "pdf") -> None:
+    """Refuse (InputError, one line) a sheet language whose letters neither the bundled fonts nor
+    a system font can set, naming the package to install. Where only system fonts have them, the
+    render takes them (the glyph check in `_prepare` sees the letters the bundled fonts lack). HTML
+    is never refused: the browser sets it with its own fonts."""
+    from scriptforge.languages import font_packages, get, shown, unprintable_letters
 
+    if fmt == "html":
+        return
     for code in shown(sheet_lang):
         missing = unprintable_letters(code, font_coverage())
-        if missing:
+        if missing and not system_fonts_cover(missing):
             language = get(code)
-            raise InputError(f"--lang {code}: the bundled fonts cannot set {language.name} ({language.native}); "
-                             f"they have no {' '.join(missing[:5])}{' …' if len(missing) > 5 else ''}")
+            install = " or ".join(font_packages(code)) or "a font for it"
+            raise InputError(f"--lang {code}: neither the bundled fonts nor a system font can set {language.name} "
+                             f"({language.native}): no font has {' '.join(missing[:5])}"
+                             f"{' …' if len(missing) > 5 else ''}; install {install} (Debian/Ubuntu package), "
+                             f"or render --format html")
+
+
+@functools.cache
+def system_fonts_cover(letters: str) -> bool:
+    """Whether one font fontconfig knows has every character of `letters` (asked through
+    `fc-list`; where fontconfig's tools are missing the answer is yes, and the render's glyph
+    warning says what printed as boxes)."""
+    import shutil
+    import subprocess
+
+    if not letters or not shutil.which("fc-list"):
+        return True
+    charset = " ".join(f"{ord(c):x}" for c in sorted(set(letters)))
+    try:
+        found = subprocess.run(["fc-list", f":charset={charset}", "family"], capture_output=True, text=True,
+                               timeout=10, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return True
+    return bool(found.strip())
 
 
 def missing_glyphs(text: str) -> list[str]:
