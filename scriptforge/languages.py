@@ -44,6 +44,7 @@ class Language:
     fallback: tuple[str, ...]  # where its missing texts are looked for before registry order
     translation_file: str  # its code in the official translation repository (zh_Hans for zh-Hans)
     aliases: tuple[str, ...] = ()  # other spellings --lang accepts (zh, zh_Hans)
+    plural_forms: str = "nplurals=2; plural=(n != 1);"  # gettext's Plural-Forms header
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def registry(path: Path = REGISTRY_PATH) -> Registry:
                for code, ws in data["writing_systems"].items()}
     languages = {lang["code"]: Language(lang["code"], lang["name"], lang["native"], tuple(lang["writing_systems"]),
                                         lang["letters"], lang["collation"], tuple(lang["fallback"]),
-                                        lang.get("translation_file", lang["code"]), tuple(lang.get("aliases", ())))
+                                        lang.get("translation_file", lang["code"]), tuple(lang.get("aliases", ())),
+                                        lang.get("plural_forms", Language.plural_forms))
                  for lang in data["languages"]}
     return Registry(languages, systems, data["official"], dict(data["defaults"]))
 

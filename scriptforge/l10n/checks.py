@@ -19,9 +19,10 @@ from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
-from scriptforge.languages import detect, writing_systems
+from scriptforge.languages import detect, present, writing_systems
 from scriptforge.languages import get as get_language
 from scriptforge.ids import name_key
+from scriptforge.paths import DATA_DIR
 from scriptforge.rules.findings import Finding, Selection, register
 
 
@@ -63,12 +64,12 @@ class Context:
             self.glossaries[game_id] = self.glossaries[SHARED_UI] = gdb.glossary
 
     def finding(self, code, lang, message, unit: Unit | None = None, *, character=None, field=None,
-                game=None, **data) -> Finding:
+                game=None, severity=None, **data) -> Finding:
         if unit is not None:
             character = character or unit.character
             field = field or (unit.field if unit.character else unit.key)
             game = game or unit.game
-        return Finding(code, REGISTRY[code].severity, message, data=data, lang=lang, game=game or "botc",
+        return Finding(code, severity or REGISTRY[code].severity, message, data=data, lang=lang, game=game or "botc",
                        character=character, field=field)
 
     def texts(self, lang, game=None):
@@ -110,12 +111,15 @@ def _short(text: str, limit: int = 40) -> str:
 
 @check("missing", "error")
 def missing(ctx: Context) -> Iterable[Finding]:
-    """A text the other language has and this one does not."""
+    """A text the other language has and this one does not (an error in the built-in languages,
+    which promise every text; info in a language only a pack brings, translated as far as it goes)."""
+    built_in = present(DATA_DIR)
     for unit in ctx.units:
         for lang in ctx.langs:
             source = source_language(unit, lang, ctx.db)
             if unit.text(lang) is None and source is not None:
-                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text ({source} has one)", unit)
+                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text ({source} has one)", unit,
+                                  severity=None if lang in built_in else "info")
 
 
 @check("untranslated", "error")

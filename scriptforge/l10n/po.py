@@ -1,4 +1,5 @@
-"""Exchange with translation platforms (Weblate, Poedit, pofilter) as gettext .po files, via Babel.
+"""Exchange with translation platforms (Weblate, Poedit, pofilter) as gettext .po files
+(read and written by `l10n/pofile.py`, strictly, as msgfmt checks them).
 
 One entry per text unit: msgctxt is the unit key (`imp.ability`, list items `imp.how_to_run.2`,
 `imp.first_night_reminder`, `step.dusk.name`, `reminder.safe`, `jinx.widow-damsel`,
@@ -12,8 +13,6 @@ written, so importing an export changes nothing, byte for byte.
 """
 
 from dataclasses import dataclass
-import datetime
-import io
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,10 +21,10 @@ from scriptforge.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
 from scriptforge.model import LIST_FIELDS
-from scriptforge.languages import official, translation_source
+from scriptforge.languages import get as get_language, official, resolve, translation_source
 from scriptforge.ids import NIGHT_STEPS
 
-_FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
+_FIXED_DATE = "2000-01-01 00:00+0000"  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \
           "msgctxt is the text's key; see 'scriptforge l10n export --help'."
 
@@ -40,16 +39,19 @@ def _source(db: Any, lang: str) -> str:
 
 def export_po(db, lang: str) -> bytes:
     """The .po file translating `lang` from the other language."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
-
     from scriptforge import __version__
+    from scriptforge.l10n import pofile
 
     source = _source(db, lang)
-    catalog = Catalog(locale=lang, project="scriptforge", version=__version__, creation_date=_FIXED_DATE,
-                      revision_date=_FIXED_DATE, header_comment="# " + _HEADER.format(
-                          source=source, target=lang).replace("\n", "\n# "),
-                      fuzzy=False)
+    language = get_language(lang)
+    header = {"Project-Id-Version": f"scriptforge {__version__}",
+              "POT-Creation-Date": _FIXED_DATE, "PO-Revision-Date": _FIXED_DATE,
+              "Last-Translator": "scriptforge", "Language-Team": f"{language.name} <{language.translation_file}>",
+              "Language": language.translation_file, "MIME-Version": "1.0",
+              "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
+              "Plural-Forms": language.plural_forms, "X-Generator": f"scriptforge {__version__}",
+              "X-Source-Language": get_language(source).translation_file}
+    entries = []
     for unit in all_units(db):
         src, tgt = unit.text(source), unit.text(lang)
         if src is None:
@@ -61,13 +63,11 @@ def export_po(db, lang: str) -> bytes:
             tgt = tgt or ()
             note = [f"{source} has {len(src)} items, {lang} {len(tgt)}"] if len(src) != len(tgt) else []
             for i, item in enumerate(src):
-                catalog.add(item, tgt[i] if i < len(tgt) else "", context=f"{unit.key}.{i + 1}",
-                            auto_comments=comment + note, flags=flags)
+                entries.append(pofile.Entry(item, tgt[i] if i < len(tgt) else "", f"{unit.key}.{i + 1}",
+                                            comment + note, flags))
         else:
-            catalog.add(src, tgt or "", context=unit.key, auto_comments=comment, flags=flags)
-    out = io.BytesIO()
-    write_po(out, catalog, width=0, omit_header=False)
-    return out.getvalue()
+            entries.append(pofile.Entry(src, tgt or "", unit.key, comment, flags))
+    return pofile.write(header, entries, _HEADER.format(source=source, target=lang))
 
 
 @dataclass(frozen=True)
@@ -79,56 +79,41 @@ class Change:
     line: int
 
 
-def _one_line(exc: Exception, limit: int = 120) -> str:
-    """Babel's message about a damaged file, on one line (it can quote several lines of the file)."""
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _fail(path: str | Path, line: int, message: str) -> NoReturn:
     raise InputError(message, where=f"{path}:{line}")
 
 
 def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Change]]:
     """The language and the entries of a .po file that change our texts; InputError on any problem."""
-    from babel.messages.pofile import PoFileError, read_po
+    from scriptforge.l10n import pofile
 
     raw = read_bytes(path)
     try:
-        catalog = read_po(io.BytesIO(raw), abort_invalid=True)
-    except PoFileError as exc:
-        _fail(path, (getattr(exc, "lineno", 0) or 0) + 1, f"malformed .po file: {_one_line(exc)}")
-    except (ValueError, UnicodeDecodeError, LookupError) as exc:
-        _fail(path, 1, f"malformed .po file: {_one_line(exc)}")
-    except Exception as exc:  # Babel's parser fails in its own ways on damaged headers (AttributeError, …)
-        _fail(path, 1, f"malformed .po file: the parser stopped ({type(exc).__name__}: {_one_line(exc, 80)})")
-    lang = lang or (str(catalog.locale) if catalog.locale else None)
-    lang = lang.split("_")[0] if lang else None
+        header, entries = pofile.read(raw)
+    except pofile.PoSyntaxError as exc:
+        _fail(path, exc.line, f"malformed .po file: {exc}")
+    lang = lang or resolve(header.get("Language", "")) or None
     if lang is None or lang not in db.languages:
-        _fail(path, 1, f"language {lang!r} is not one of {', '.join(db.languages)}; "
-                       "set the header's Language or pass --lang")
+        _fail(path, 1, f"language {header.get('Language') if lang is None else lang!r} is not one of "
+                       f"{', '.join(db.languages)}; set the header's Language or pass --lang")
     units = {u.key: u for u in all_units(db)}
     changes: list[Change] = []
-    for message in catalog:
-        if not message.id:
+    for message in entries:
+        line = message.line
+        if not message.msgctxt:
+            _fail(path, line, f"entry {message.msgid[:30]!r} has no msgctxt (the key of the text)")
+        key, index = _parse_key(db, message.msgctxt, lang, path, line)
+        if not message.msgstr or message.fuzzy:
             continue
-        line = message.lineno or 1
-        if not isinstance(message.id, str) or not isinstance(message.string, str):
-            _fail(path, line, "plural entries are not used by scriptforge")
-        if not message.context:
-            _fail(path, line, f"entry {message.id[:30]!r} has no msgctxt (the key of the text)")
-        key, index = _parse_key(db, message.context, lang, path, line)
-        if not message.string or message.fuzzy:
-            continue
-        problem = value_problem(message.string)
+        problem = value_problem(message.msgstr)
         if problem:
-            _fail(path, line, f"entry {message.context!r}: {problem}")
+            _fail(path, line, f"entry {message.msgctxt!r}: {problem}")
         unit = units.get(key)
         current = unit.text(lang) if unit else None
         if index is not None:
             current = current[index] if current and index < len(current) else None
-        if message.string != current:
-            changes.append(Change(key, index, message.string, message.id, line))
+        if message.msgstr != current:
+            changes.append(Change(key, index, message.msgstr, message.msgid, line))
     return lang, changes
 
 

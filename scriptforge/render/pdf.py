@@ -47,6 +47,8 @@ from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regular.ttf"  # the Djinn's flavor
+# the Latin, Greek and Cyrillic letters of the official translations that the Korean face lacks
+LATIN_FAMILY, LATIN_FILES = "Noto Sans", {400: "NotoSans-Subset-Regular.ttf", 700: "NotoSans-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 FORMATS = ("pdf", "html", "png")
@@ -329,7 +331,8 @@ class Renderer:
     def font_faces(self, embed: bool) -> list[dict]:
         faces = []
         fonts = [(FONT_FAMILY, weight, filename) for weight, filename in FONT_FILES.items()]
-        for family, weight, filename in (*fonts, (ARABIC_FAMILY, 400, ARABIC_FILE)):
+        latin = [(LATIN_FAMILY, weight, filename) for weight, filename in LATIN_FILES.items()]
+        for family, weight, filename in (*fonts, *latin, (ARABIC_FAMILY, 400, ARABIC_FILE)):
             path = FONTS_DIR / filename
             if embed:
                 if self._font_data_urls is None:
