@@ -63,8 +63,7 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise PoSyntaxError(line, "not UTF-8 text (the .po file must be saved as UTF-8)") from None
+        raise PoSyntaxError(raw[: exc.start].count(b"\n") + 1, "not UTF-8 text (the .po file must be saved as UTF-8)") from None
     text = text.removeprefix("\ufeff")
     entries: list[Entry] = []
     seen: dict[tuple[str | None, str], int] = {}
@@ -72,7 +71,7 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
     current: dict | None = None  # the entry being read: keyword -> [value parts], "line"
     last: str | None = None  # the keyword a continuation string belongs to
 
-    def finish(at: int) -> None:
+    def finish() -> None:
         nonlocal current, last
         if current is None:
             return
@@ -88,13 +87,13 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
                              current["flags"], current.get("previous"), current["msgid_line"]))
         current, last = None, None
 
-    for number, line in enumerate(text.split("\n"), 1):
-        stripped = line.strip()
+    for number, raw_line in enumerate(text.split("\n"), 1):
+        stripped = raw_line.strip()
         if not stripped:
             continue
         if stripped.startswith("#"):
             if current is not None and "msgstr" in current:
-                finish(number)
+                finish()
             if stripped.startswith("#,"):
                 pending.setdefault("flags", []).extend(f.strip() for f in stripped[2:].split(",") if f.strip())
             elif stripped.startswith("#."):
@@ -118,7 +117,7 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
         if keyword == "msgid_plural" or keyword.startswith("msgstr["):
             raise PoSyntaxError(number, "plural entries are not used by scriptforge")
         if keyword in ("msgctxt", "msgid") and current is not None and "msgstr" in current:
-            finish(number)
+            finish()
         if current is None:
             current = {"line": number, "comments": pending.get("comments", []),
                        "flags": tuple(pending.get("flags", ())), "previous": pending.get("previous")}
@@ -133,7 +132,7 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
         if keyword == "msgid":
             current["msgid_line"] = number
         last = keyword
-    finish(0)
+    finish()
     header: dict[str, str] = {}
     if entries and entries[0].msgid == "" and entries[0].msgctxt is None:
         for item in entries.pop(0).msgstr.split("\n"):
