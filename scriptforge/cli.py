@@ -1001,20 +1001,25 @@ def l10n_export(lang, out):
 @click.option("--lang", type=LANG, help="The file's language (default: its Language header).")
 @_fail_cleanly
 def l10n_import(file, lang):
-    """Read a .po file back into the data files (all or nothing; fuzzy and empty entries skipped).
+    """Read a .po file back into your translations (all or nothing; fuzzy and empty entries skipped).
 
-    A malformed file or an entry naming an unknown character, field, token or jinx changes
-    nothing and exits 2 with the file and line. Each imported text records the hash of its msgid.
+    The texts go into your translation layer in the user data folder, loaded above the built-in
+    data and every pack (so an edit wins over the official pack and survives upgrades); with
+    $SCRIPTFORGE_DATA set, into that data folder instead. A malformed file or an entry naming an
+    unknown character, field, token or jinx changes nothing and exits 2 with the file and line.
+    Each imported text records the hash of its msgid.
 
     \b
     Example:
-        scriptforge l10n import en.po
+        scriptforge l10n import ko.po
     """
     from scriptforge.l10n.po import import_po
     from scriptforge.l10n.provenance import editing_data
+    from scriptforge.translations import ensure_user_layer
 
-    with editing_data(_db) as db:
-        lang, changes, written = import_po(db, file, lang)
+    target = Path(_data_dir()) if _data_dir() else ensure_user_layer()
+    with editing_data(_db, target) as db:
+        lang, changes, written = import_po(db, file, lang, target)
     for path in written:
         echo(f"{path}")
     echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")

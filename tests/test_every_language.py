@@ -226,3 +226,48 @@ def test_official_file_codes_are_accepted_as_languages(db):
 
     assert translation_file("zh-Hans") == "game/zh_Hans.json" and translation_file("de") == "game/de.json"
     assert load_database().languages == db.languages
+
+
+def _set_msgstr(po: str, context: str, text: str) -> str:
+    pattern = re.compile(rf'(msgctxt "{re.escape(context)}"\nmsgid "(?:[^"\\]|\\.)*"\nmsgstr )"(?:[^"\\]|\\.)*"')
+    assert pattern.search(po), context
+    return pattern.sub(lambda m: m.group(1) + json.dumps(text, ensure_ascii=False), po, count=1)
+
+
+def test_a_po_round_trip_with_the_pack_installed_lands_in_the_user_layer(multi_home, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shutil.copytree(multi_home, home, symlinks=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    runner = CliRunner()
+    po = tmp_path / "ko.po"
+    assert runner.invoke(main, ["l10n", "export", "--lang", "ko", "-o", str(po)]).exit_code == 0
+    text = po.read_text(encoding="utf-8")
+    text = _set_msgstr(text, "steward.ability", "게임 시작 시, 선한 플레이어 1명을 알게 됩니다. (고친 문장)")  # pack only
+    text = _set_msgstr(text, "clockmaker.name", "시계 장인")  # a built-in character
+    po.write_text(text, encoding="utf-8")
+    first = runner.invoke(main, ["l10n", "import", str(po)])
+    assert first.exit_code == 0, first.output
+    assert "2 text(s) imported into ko" in first.output
+    layer = home / "scriptforge" / "translations"
+    assert (layer / "ko" / "characters" / "steward.yaml").is_file()
+    shown = json.loads(runner.invoke(main, ["show", "steward", "--lang", "ko", "--format", "json"]).output)
+    assert shown["texts"]["ko"]["ability"].endswith("(고친 문장)")
+    assert shown["text_layers"]["ko"]["ability"] == "translations" and shown["text_layers"]["ko"]["name"] == "official"
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Round trip"}, "clockmaker", "steward", "imp"]),
+                      encoding="utf-8")
+    sheet = tmp_path / "s.pdf"
+    _no_traceback(["build", str(script), "--lang", "ko", "-o", str(sheet)])
+    pdf = _pdf_text(sheet)
+    assert "시계 장인" in pdf and "(고친 문장)" in pdf
+    before = {p: p.read_bytes() for p in layer.rglob("*") if p.is_file()}
+    second = runner.invoke(main, ["l10n", "import", str(po)])
+    assert second.exit_code == 0 and "0 text(s) imported" in second.output
+    broken = tmp_path / "broken.po"
+    broken.write_text(text.replace('msgstr "시계 장인"', 'msgstr 시계 장인"'), encoding="utf-8")
+    third = runner.invoke(main, ["l10n", "import", str(broken)])
+    line = text[: text.index('msgstr "시계 장인"')].count("\n") + 1
+    assert third.exit_code == 2 and f"broken.po:{line}:" in third.output
+    assert {p: p.read_bytes() for p in layer.rglob("*") if p.is_file()} == before
+    # the installed package's data is never written
+    assert not any(p.stat().st_mtime > po.stat().st_mtime for p in (Path(__file__).parents[1] / "data").rglob("*.yaml"))

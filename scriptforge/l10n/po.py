@@ -163,18 +163,23 @@ def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None
     return context, None
 
 
-def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
-    """Write the changes (with provenance: the hash of the msgid they translate); all or nothing."""
-    from scriptforge.datafiles import validate
+def apply_changes(db, lang: str, changes: list[Change], path, root: Path | None = None) -> list[Path]:
+    """Write the changes into the data folder `root` (default: the database's), with provenance
+    (the hash of the msgid they translate); all or nothing. A layer of partial texts (the user's
+    translation layer) holds only what changed: the rest of a character's texts comes from below."""
+    from scriptforge.datafiles import PARTIAL, validate
     from scriptforge.errors import DataError
+    from scriptforge.translations import is_partial
 
+    root = Path(root or db.data_dir)
+    partial = is_partial(root)
     source = _source(db, lang)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
     hashes: dict[Path, dict] = {}
     lists: dict[str, list] = {}
     for change in sorted(changes, key=lambda c: (c.key, c.index or 0)):
-        where = slot(db.data_dir, lang, change.key)
+        where = slot(root, lang, change.key)
         doc = docs.get(where.path) or docs.setdefault(where.path, YamlDoc.read(where.path))
         unit = units.get(change.key)
         src = unit.text(source) if unit else None
@@ -196,21 +201,26 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
     for doc_path, table in hashes.items():
         set_hashes(docs[doc_path], source, table)
     first_line: dict[Path, int] = {}
+
+    def has_texts(char_id: str) -> bool:  # the character has `lang` texts below a partial layer
+        return partial and char_id in db.characters and lang in db.characters[char_id].texts
+
     for change in changes:
-        first_line.setdefault(slot(db.data_dir, lang, change.key).path, change.line)
+        first_line.setdefault(slot(root, lang, change.key).path, change.line)
         char_id, field = change.key.split(".", 1)
         if field.endswith("_reminder") and lang not in db.characters[char_id].texts and \
-                (db.data_dir / lang / "characters" / f"{char_id}.yaml") not in docs:
+                (root / lang / "characters" / f"{char_id}.yaml") not in docs:
             _fail(path, change.line, f"{char_id} has no {lang} texts: translate its name and ability too")
     for doc in docs.values():
-        if doc.path.parent.name == "characters" and not {"name", "ability"} <= set(doc.data):
+        if doc.path.parent.name == "characters" and not {"name", "ability"} <= set(doc.data) \
+                and not has_texts(doc.path.stem):
             _fail(path, first_line[doc.path], f"{doc.path.stem} has no {lang} texts yet: translate its name "
                                               "and ability in the same file")
         try:
-            validate(doc.data, _schema(doc.path), doc.path)
+            validate(doc.data, _schema(doc.path) + (PARTIAL if partial else ""), doc.path)
         except DataError as exc:
             raise InputError(f"the import would make an invalid data file: {exc}", where=str(path)) from None
-    return write_docs(list(docs.values()), db.data_dir)
+    return write_docs(list(docs.values()), root, partial=partial)
 
 
 def _schema(path: Path) -> str:
@@ -253,7 +263,9 @@ def _set(doc: YamlDoc, where, lang, key, value, db) -> None:
         data.update(ordered)
 
 
-def import_po(db, path: Path, lang: str | None = None) -> tuple[str, list[Change], list[Path]]:
+def import_po(db, path: Path, lang: str | None = None, root: Path | None = None) -> tuple[str, list[Change], list[Path]]:
+    """Read a .po file and write what it changes into the data folder `root` (default: the
+    database's own)."""
     lang, changes = read_changes(db, path, lang)
-    written = apply_changes(db, lang, changes, path) if changes else []
+    written = apply_changes(db, lang, changes, path, root) if changes else []
     return lang, changes, written
