@@ -169,7 +169,10 @@ class Database:
 
     def language_name(self, code: str, lang: str) -> str:
         """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""
-        return str(self.word(lang, "languages", code) or get_language(code).name)
+        own = (self.ui.get(lang) or {}).get("languages", {}).get(code)
+        if own is None and code == lang:
+            return get_language(code).native  # a language without interface words still knows its own name
+        return str(own or self.word(lang, "languages", code) or get_language(code).name)
 
     def word_table(self, lang: str, *path: str) -> dict[str, Any]:
         """A section of ui.yaml (`word_table(lang, "editions")`) along the fallbacks; {} where there is none."""

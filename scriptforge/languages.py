@@ -45,6 +45,7 @@ class Language:
     translation_file: str  # its code in the official translation repository (zh_Hans for zh-Hans)
     aliases: tuple[str, ...] = ()  # other spellings --lang accepts (zh, zh_Hans)
     plural_forms: str = "nplurals=2; plural=(n != 1);"  # gettext's Plural-Forms header
+    quotes: tuple[tuple[str, str], ...] = (("“", "”"),)  # its quotation marks, (opening, closing)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ def registry(path: Path = REGISTRY_PATH) -> Registry:
     languages = {lang["code"]: Language(lang["code"], lang["name"], lang["native"], tuple(lang["writing_systems"]),
                                         lang["letters"], lang["collation"], tuple(lang["fallback"]),
                                         lang.get("translation_file", lang["code"]), tuple(lang.get("aliases", ())),
-                                        lang.get("plural_forms", Language.plural_forms))
+                                        lang.get("plural_forms", Language.plural_forms),
+                                        tuple((a, b) for a, b in lang.get("quotes", Language.quotes)))
                  for lang in data["languages"]}
     return Registry(languages, systems, data["official"], dict(data["defaults"]))
 

@@ -122,15 +122,24 @@ def missing(ctx: Context) -> Iterable[Finding]:
                                   severity=None if lang in built_in else "info")
 
 
+def _same_word_is_fine(text: str, lang: str, source: str) -> bool:
+    """One word shared by two languages of one script ("Team", "Edition", "Imp" in German and
+    English) is a cognate or a name, not a copy; placeholders alone ("{by} {author}") hold no word."""
+    words = re.sub(r"\{[^}]*\}", " ", text).split()
+    same_script = set(get_language(lang).writing_systems) & set(get_language(source).writing_systems)
+    return not words or (len(words) == 1 and bool(same_script) and writing_systems(text) <= same_script)
+
+
 @check("untranslated", "error")
 def untranslated(ctx: Context) -> Iterable[Finding]:
-    """A text identical to the other language's text (copied, not translated)."""
+    """A text identical to the other language's text (copied, not translated); one word the two
+    languages share in one script is not reported."""
     for unit in ctx.units:
         for lang in ctx.langs:
             source = source_language(unit, lang, ctx.db)
             mine, theirs = unit.flat(lang), unit.flat(source) if source else None
             if source and mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
-                if detect(mine, (lang, source)) != lang:
+                if detect(mine, (lang, source)) != lang and not _same_word_is_fine(mine, lang, source):
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
                                       f"{source} ('{_short(mine)}')", unit)
 
@@ -574,12 +583,16 @@ def whitespace(ctx: Context) -> Iterable[Finding]:
                 yield ctx.finding("whitespace", lang, f"{_where(unit, index)}: {' and '.join(problems)}", unit)
 
 
-_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"), ("「", "」"), ("『", "』"), ("《", "》"), ("<", ">"))
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"), ("「", "」"), ("『", "』"), ("《", "》"), ("<", ">"))
 
 
-def _unbalanced(text: str) -> list[str]:
+def _unbalanced(text: str, quotes: tuple[tuple[str, str], ...]) -> list[str]:
     out = []
-    for opening, closing in _PAIRS:
+    closing_marks = {closing for _, closing in quotes}
+    # a language's own quotes (German „…“: its closing mark is English's opening one), then the
+    # brackets none of them uses as a quote
+    pairs = [*quotes, *((a, b) for a, b in _BRACKETS if a not in closing_marks and b not in closing_marks)]
+    for opening, closing in pairs:
         depth = 0
         for char in text:
             if char == opening:
@@ -599,8 +612,9 @@ def _unbalanced(text: str) -> list[str]:
 def unbalanced(ctx: Context) -> Iterable[Finding]:
     """An opening quote or bracket without its closing one, or the reverse."""
     for lang in ctx.langs:
+        quotes = get_language(lang).quotes
         for unit, index, text in ctx.texts(lang):
-            pairs = _unbalanced(text)
+            pairs = _unbalanced(text, quotes)
             if pairs:
                 yield ctx.finding("unbalanced", lang, f"{_where(unit, index)}: unbalanced {' '.join(pairs)}",
                                   unit, pairs=pairs)
