@@ -147,10 +147,10 @@ def missing_glyphs(text: str) -> list[str]:
     return sorted(missing)
 
 
-def missing_glyph_warning(text: str) -> str | None:
-    """The warning for the characters of `text` the bundled fonts lack (None if there are none)."""
-    missing = missing_glyphs(text)
-    if not missing:
+def missing_glyph_warning(missing: list[str]) -> str | None:
+    """The warning for `missing`, the characters the bundled fonts lack (None if there are none,
+    or if a system font has them all: a Japanese sheet is set in the system's CJK font by design)."""
+    if not missing or system_fonts_cover("".join(missing)):
         return None
     return ("the bundled font has no glyph for " + describe_chars(missing)
             + "; they print with a system font if one has them, else as boxes")
@@ -546,12 +546,13 @@ class Renderer:
     def _prepare(self, view, base_dir, warnings: list[str]):
         """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
         whether it has text the bundled fonts lack: the system fonts then draw it)."""
-        warning = missing_glyph_warning(view.all_text())
+        missing = missing_glyphs(view.all_text())
+        warning = missing_glyph_warning(missing)
         if warning:
             warnings.append(warning)
         laid_out = keep_korean_words(view)
         self.resolve_icons(laid_out.icons(), base_dir, warnings)
-        return laid_out, warning is not None
+        return laid_out, bool(missing)
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
         html = self.html(view, template, embed_fonts=True)
