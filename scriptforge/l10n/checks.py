@@ -126,8 +126,9 @@ def _same_word_is_fine(text: str, lang: str, source: str) -> bool:
     """One word shared by two languages of one script ("Team", "Edition", "Imp" in German and
     English) is a cognate or a name, not a copy; placeholders alone ("{by} {author}") hold no word."""
     words = re.sub(r"\{[^}]*\}", " ", text).split()
-    same_script = set(get_language(lang).writing_systems) & set(get_language(source).writing_systems)
-    return not words or (len(words) == 1 and bool(same_script) and writing_systems(text) <= same_script)
+    script = get_language(lang).writing_systems[0]  # the script the language is written in first
+    return not words or (len(words) == 1 and script == get_language(source).writing_systems[0]
+                         and writing_systems(text) <= {script})
 
 
 @check("untranslated", "error")

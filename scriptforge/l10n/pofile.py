@@ -15,6 +15,7 @@ import re
 
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"\s*$')
+_HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _KEYWORD = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+(.*)$')
 
 
@@ -135,10 +136,14 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
     finish()
     header: dict[str, str] = {}
     if entries and entries[0].msgid == "" and entries[0].msgctxt is None:
-        for item in entries.pop(0).msgstr.split("\n"):
+        head = entries.pop(0)
+        for item in head.msgstr.split("\n"):
             name, sep, value = item.partition(":")
-            if sep:
-                header[name.strip()] = value.strip()
+            if not item.strip():
+                continue
+            if not sep or not _HEADER_NAME.fullmatch(name):
+                raise PoSyntaxError(head.line, f"the header has a line that is not 'Name: value': {item[:40]!r}")
+            header[name] = value.strip()
     for entry in entries:
         if entry.msgid == "":
             raise PoSyntaxError(entry.line, "an empty msgid is only allowed for the header")
