@@ -214,6 +214,9 @@ def game_option(command):
 @click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
 def main(debug):
     """scriptforge: Blood on the Clocktower characters and scripts, in Korean and English."""
+    from scriptforge.fileio import new_command
+
+    new_command()  # no output may replace what *this* command reads (see fileio.refuse_to_overwrite)
 
 
 @main.command("list")

@@ -211,6 +211,14 @@ def atomic_write_text(path: Path | str, text: str, *, durable: bool = True) -> P
 _data_roots: list[Path] = []  # the data folders and packs loaded in this process (`protect_data`)
 
 
+def new_command() -> None:
+    """Forget the files read and the data folders loaded by an earlier command in this process."""
+    from scriptforge.userfiles import forget_reads
+
+    forget_reads()
+    _data_roots.clear()
+
+
 def protect_data(root: Path | str) -> None:
     """Mark a data folder (built-in data, a pack): no output of a command may replace a file in it."""
     real = real_path(root)

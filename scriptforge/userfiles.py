@@ -38,7 +38,9 @@ _BAD_CHARACTER = re.compile("[\0\ud800-\udfff]")
 _MAX_DIGITS = 309  # a double holds at most ~1.8e308
 # a FIFO opens without waiting for a writer (and is then refused); no terminal becomes ours
 _OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-_read_keys: set[tuple[int, int]] = set()  # (device, inode) of every user file read
+# (device, inode) of every user file read -> (mtime, size) then: an inode a later file reuses is
+# not the file that was read
+_read_keys: dict[tuple[int, int], tuple[int, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
         if info.st_size > limit:
             raise InputError(f"is {_size(info.st_size)}, larger than any file scriptforge reads "
                              f"(the limit is {_size(limit)})", where=label)
-        _read_keys.add((info.st_dev, info.st_ino))
+        _read_keys[(info.st_dev, info.st_ino)] = (info.st_mtime_ns, info.st_size)
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
     except OSError as exc:
@@ -105,13 +107,13 @@ def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
 
 
 def file_key(path: str | Path) -> tuple[object, ...]:
-    """What names one file whatever the path: (device, inode) through symlinks and hard links; for
-    a file that does not exist, its real path."""
+    """What names one file whatever the path: (device, inode, and its modification time and size
+    then) through symlinks and hard links; for a file that does not exist, its real path."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         return ("path", os.path.realpath(path))
-    return ("file", info.st_dev, info.st_ino)
+    return ("file", info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
 
 
 _RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"{p}{n}" for p in ("COM", "LPT") for n in "123456789¹²³")}
@@ -124,8 +126,16 @@ def reserved_name(name: str) -> bool:
 
 
 def was_read(key: tuple[object, ...]) -> bool:
-    """True when this process has read the file `key` (see `file_key`) as a user file."""
-    return key[0] == "file" and key[1:] in _read_keys
+    """True when this command has read the file `key` (see `file_key`) as a user file."""
+    if key[0] != "file":
+        return False
+    dev, ino, mtime, size = key[1:5]
+    return _read_keys.get((dev, ino), None) == (mtime, size)  # type: ignore[arg-type]
+
+
+def forget_reads() -> None:
+    """A new command begins (the CLI calls it): nothing read yet."""
+    _read_keys.clear()
 
 
 def decode(raw: bytes, label: str) -> str:
