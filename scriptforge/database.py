@@ -12,7 +12,7 @@ from typing import Any
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
+from scriptforge.model import NIGHT, NIGHT_TABLE, NIGHTS, TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id
@@ -135,9 +135,14 @@ class Database:
 
     # -- derived facts ------------------------------------------------------------------
 
+    def night_order(self, night: str) -> tuple[str, ...]:
+        """The official order of `night` (a key of `model.NIGHT`)."""
+        order: tuple[str, ...] = getattr(self, NIGHT[night].key)
+        return order
+
     def night_position(self, char_id: str, night: str) -> float | None:
         """1-based position on the official night sheet; a homebrew character's own number."""
-        order = self.first_night if night == "first_night" else self.other_nights
+        order = self.night_order(night)
         if char_id in order:
             return order.index(char_id) + 1
         ch = self.characters.get(char_id)
@@ -288,7 +293,7 @@ class _Loader(ProblemCollector):
             records[rec["id"]] = rec
 
         texts = {lang: self._load_texts(lang, records) for lang in self.languages}
-        night = self._read(self.root / "night.yaml", "night") or {"first_night": [], "other_nights": []}
+        night = self._read(self.root / "night.yaml", "night") or {n: [] for n in NIGHTS}
         night_texts = {lang: self._lang_file(lang, "night.yaml", "night_texts") for lang in self.languages}
         for lang, nt in night_texts.items():
             if nt:
@@ -311,8 +316,7 @@ class _Loader(ProblemCollector):
                     overview=t.get("overview"),
                     how_to_run=tuple(t.get("how_to_run", ())),
                     examples=tuple(t.get("examples", ())),
-                    first_night_reminder=nt.get("first_night", {}).get(char_id),
-                    other_night_reminder=nt.get("other_nights", {}).get(char_id),
+                    **{n.reminder_field: nt.get(n.key, {}).get(char_id) for n in NIGHT_TABLE},
                     translated_from=self.provenance[lang].get(f"{char_id}.ability", (None,))[0],
                 )
             if not per_lang:
@@ -349,17 +353,14 @@ class _Loader(ProblemCollector):
             s: NightStep(
                 id=s,
                 names={lang: nt["steps"][s]["name"] for lang, nt in night_texts.items() if nt},
-                first_night={lang: nt["steps"][s]["first_night"] for lang, nt in night_texts.items()
-                             if nt and "first_night" in nt["steps"][s]},
-                other_nights={lang: nt["steps"][s]["other_nights"] for lang, nt in night_texts.items()
-                              if nt and "other_nights" in nt["steps"][s]},
+                **{n: {lang: nt["steps"][s][n] for lang, nt in night_texts.items() if nt and n in nt["steps"][s]}
+                   for n in NIGHTS},
             )
             for s in NIGHT_STEPS
         }
         db = Database(
             characters=characters,
-            first_night=tuple(night["first_night"]),
-            other_nights=tuple(night["other_nights"]),
+            **{n: tuple(night[n]) for n in NIGHTS},
             steps=steps,
             jinxes=jinxes,
             base_setup={int(k): v for k, v in setup["players"].items()},
@@ -392,7 +393,7 @@ class _Loader(ProblemCollector):
     def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
                            records: dict[str, Any]) -> None:
         path = self.root / lang / "night.yaml"
-        for key in ("first_night", "other_nights"):
+        for key in NIGHTS:
             for char_id in nt[key]:
                 wakes = char_id in night[key] or key in records.get(char_id, {}).get("night", {})
                 if char_id not in records:
@@ -499,7 +500,7 @@ class _LayeredLoader(_Loader):
     def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
                            records: dict[str, Any]) -> None:
         # a pack's night lists replace ours: a reminder for a character that no longer wakes is dropped
-        for key in ("first_night", "other_nights"):
+        for key in NIGHTS:
             for char_id in [c for c in nt[key] if c in records and c not in night[key]
                             and key not in records[c].get("night", {})]:
                 del nt[key][char_id]

@@ -14,7 +14,7 @@ from typing import Any
 from scriptforge.database import Database
 from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.languages import detect
-from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
+from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.userfiles import parse_json, read_text
 from scriptforge.ids import normalize_id
 from scriptforge.official import PACK_UPDATE, official_facts
@@ -244,7 +244,7 @@ class _Reader:
 
     def _night(self, item: dict[str, Any]) -> dict[str, float]:
         night = {}
-        for key, night_key in (("firstNight", "first_night"), ("otherNight", "other_nights")):
+        for key, night_key in ((n.official, n.key) for n in NIGHT_TABLE):
             value = item.get(key)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and value == value \
                     and value != float("inf"):

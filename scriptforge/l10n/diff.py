@@ -9,6 +9,7 @@ from scriptforge.userfiles import read_json
 from scriptforge.l10n.provenance import state
 from scriptforge.l10n.units import character_units, game_units, selected_units
 from scriptforge.ids import normalize_id, token_id
+from scriptforge.model import NIGHT_TABLE
 
 
 def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
@@ -93,8 +94,8 @@ _KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "ter
 _SPACING = re.compile(r"[\s\W_]+")
 #: Fields of an official role entry, and ours they compare with.
 _ROLE_FIELDS = (("name", "name"), ("ability", "ability"), ("flavor", "flavor"),
-                ("first", "first_night_reminder"), ("other", "other_night_reminder"))
-_STEP_FIELDS = (("name", "names"), ("first", "first_night"), ("other", "other_nights"))
+                *((n.translation, n.reminder_field) for n in NIGHT_TABLE))
+_STEP_FIELDS = (("name", "names"), *((n.translation, n.key) for n in NIGHT_TABLE))
 
 
 def difference_kind(ours: str | None, theirs: str, terms: list[dict]) -> str:

@@ -21,6 +21,7 @@ import yaml
 from scriptforge.fileio import dump_yaml, locked, write_files
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, text_hash, unit_languages
 from scriptforge.languages import translation_source
+from scriptforge.model import NIGHT_OF_FIELD
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
 
@@ -72,8 +73,8 @@ def slot(root: Path, lang: str, key: str) -> Slot:
     if kind == "ui":
         return Slot(root / lang / "ui.yaml", rest, 0)
     char_id, field = kind, rest
-    if field in ("first_night_reminder", "other_night_reminder"):
-        night = "first_night" if field == "first_night_reminder" else "other_nights"
+    if field in NIGHT_OF_FIELD:
+        night = NIGHT_OF_FIELD[field].key
         return Slot(root / lang / "night.yaml", f"{night}.{char_id}", 0)
     return Slot(root / lang / "characters" / f"{char_id}.yaml", field, CHAR_FIELDS.index(field))
 

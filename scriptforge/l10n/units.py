@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import hashlib
 
 from scriptforge.languages import codes, fallback_chain, official
-from scriptforge.model import TEXT_FIELDS
+from scriptforge.model import NIGHTS, TEXT_FIELDS
 from scriptforge.ids import NIGHT_STEPS
 
 CHAR_FIELDS = TEXT_FIELDS
@@ -132,8 +132,7 @@ def all_units(db) -> list[Unit]:
         out.extend(character_units(db, char_id))
     for step_id in NIGHT_STEPS:
         step = db.steps[step_id]
-        for name, texts in (("name", step.names), ("first_night", step.first_night),
-                            ("other_nights", step.other_nights)):
+        for name, texts in (("name", step.names), *((n, getattr(step, n)) for n in NIGHTS)):
             if texts:
                 out.append(Unit(f"step.{step_id}.{name}", "night_steps", None, name, dict(texts)))
     tokens = []

@@ -20,7 +20,7 @@ from pathlib import Path
 from scriptforge.analysis import Analysis
 from scriptforge.describe import setup_description
 from scriptforge.languages import default, split_pair, translation_source
-from scriptforge.model import LIST_FIELDS, PAGE_FIELDS, Character, pick_text
+from scriptforge.model import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
 
 TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)
@@ -168,7 +168,7 @@ def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
 
 def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, views: dict) -> list[Fact]:
     facts = []
-    for night in ("first_night", "other_nights"):
+    for night in NIGHTS:
         ids = order.order(night)
         if ch.id in ids:
             text, used = ch.night_reminder(night, lang)

@@ -12,7 +12,7 @@ import re
 
 from scriptforge.analysis import Analysis
 from scriptforge.languages import char_class, default, split_pair, uses
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
+from scriptforge.model import COUNT_KEYS, NIGHTS, PLAYER_TEAMS, TEAMS, Character
 from scriptforge.render.measure import NameColumn, name_column
 
 TEAM_COLOURS = {
@@ -305,7 +305,7 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
     lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
     out = []
-    for night in ("first_night", "other_nights"):
+    for night in NIGHTS:
         steps = []
         for item_id in order.order(night):
             entry = order.entries[item_id]

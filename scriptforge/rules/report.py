@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from scriptforge.markup import to_text
 from scriptforge.languages import default
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
-from scriptforge.rules.night import NIGHTS, NightOrder
+from scriptforge.model import NIGHTS
+from scriptforge.rules.night import NightOrder
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
