@@ -7,7 +7,6 @@ import functools
 import hashlib
 from pathlib import Path
 import pickle
-import re
 from typing import Any
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
@@ -15,12 +14,11 @@ from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import NIGHT, NIGHT_TABLE, NIGHTS, TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
-from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id
+from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, without_locale
 from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
-_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,7 @@ class Database:
 
     def find(self, name: str) -> list[Character]:
         """Every character that `name` (id, legacy id, locale-prefixed id, name or alias) denotes."""
-        candidates = [name, _LOCALE_PREFIX.sub("", name)]
+        candidates = [name, without_locale(name)]
         for candidate in candidates:
             if normalize_id(candidate) in self.characters:
                 return [self.characters[normalize_id(candidate)]]

@@ -26,7 +26,7 @@ from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import dump_yaml, locked
 from scriptforge.languages import codes, official
-from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, token_id
+from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, place, token_id
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS
 from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.rules.brackets import read_brackets
@@ -130,8 +130,6 @@ def _input_validator(kind: str):
     return Draft202012Validator(json.loads(schema_path(f"pack_{kind}").read_text(encoding="utf-8")))
 
 
-def _pointer(steps) -> str:
-    return "/" + "/".join(str(s).replace("~", "~0").replace("/", "~1") for s in steps)
 
 
 def read_source(path: Path, lang: str | None = None) -> Source:
@@ -165,7 +163,7 @@ def check_source(data: Any, kind: str, where: str | Path) -> None:
         steps = list(error.absolute_path)
         record = data[steps[0]] if steps and isinstance(data, list) else None
         named = f" (record '{record['id']}')" if isinstance(record, dict) and isinstance(record.get("id"), str) else ""
-        raise InputError(f"{kind} file, {_pointer(steps)}{named}: {short(error.message, 120)}", where=str(where))
+        raise InputError(f"{kind} file, {place(steps)}{named}: {short(error.message, 120)}", where=str(where))
 
 
 # -- building a pack ----------------------------------------------------------------------------
@@ -760,5 +758,4 @@ def diff_text(report: dict) -> str:
 def _short(value, limit: int = 70) -> str:
     from scriptforge.markup import to_text
 
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else to_text(value) or ""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return short(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else to_text(value) or "", limit)

@@ -16,12 +16,11 @@ from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.languages import detect
 from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.userfiles import parse_json, read_text
-from scriptforge.ids import normalize_id
+from scriptforge.ids import normalize_id, without_locale
 from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short
 
-_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 
 
@@ -114,7 +113,7 @@ def _unknown(db: Database, name: str, path: str) -> Finding:
     `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
     the official ids."""
     facts = official_facts()
-    key = normalize_id(_LOCALE_PREFIX.sub("", name))
+    key = normalize_id(without_locale(name))
     if key in facts.teams:
         return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
                                             f"run `{PACK_UPDATE}` to get the official data",

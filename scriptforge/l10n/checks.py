@@ -22,7 +22,7 @@ from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, sou
 from scriptforge.languages import detect, writing_systems
 from scriptforge.languages import get as get_language
 from scriptforge.ids import name_key
-from scriptforge.rules.findings import Finding, Selection, register
+from scriptforge.rules.findings import Finding, Selection, register, short
 
 
 @dataclass(frozen=True)
@@ -101,10 +101,6 @@ def _file(unit: Unit, lang: str) -> str:
     return slot(Path("data"), lang, unit.key).path.as_posix()
 
 
-def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 # -- completeness -----------------------------------------------------------------------------
 
 
@@ -128,7 +124,7 @@ def untranslated(ctx: Context) -> Iterable[Finding]:
             if source and mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
                 if detect(mine, (lang, source)) != lang:
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
-                                      f"{source} ('{_short(mine)}')", unit)
+                                      f"{source} ('{short(mine, 40)}')", unit)
 
 
 @check("stale", "error")

@@ -24,6 +24,7 @@ from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
 from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
 from scriptforge.languages import official, translation_source
 from scriptforge.ids import NIGHT_STEPS
+from scriptforge.rules.findings import short
 
 _FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \
@@ -81,8 +82,7 @@ class Change:
 
 def _one_line(exc: Exception, limit: int = 120) -> str:
     """Babel's message about a damaged file, on one line (it can quote several lines of the file)."""
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return short(" ".join(str(exc).split()), limit)
 
 
 def _fail(path: str | Path, line: int, message: str) -> NoReturn:

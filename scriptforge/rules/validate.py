@@ -16,6 +16,7 @@ from scriptforge.languages import official
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.character_json import overlong
 from scriptforge.paths import SCHEMAS_DIR
+from scriptforge.ids import json_pointer
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
 from scriptforge.rules.night import missing_from_meta
@@ -140,10 +141,6 @@ def schema_valid(data: object) -> bool:
     return True
 
 
-def _pointer(parts: list[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def _branch(item: object) -> int:
     """Which of the four item shapes the author most likely meant (index in the schema's oneOf)."""
     if isinstance(item, str):
@@ -175,7 +172,7 @@ def schema_findings(data: object) -> list[Finding]:
         for sub in errors:
             if sub.validator == "maxLength":
                 continue
-            path = _pointer(list(sub.absolute_path))
+            path = json_pointer(list(sub.absolute_path))
             where = f"at {path}" if path else "at the top level"
             out.append(finding("schema-violation", f"{where}: {short(sub.message, 200)}", path or "",
                                rule=sub.validator))
