@@ -41,7 +41,8 @@ import markupsafe
 
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
-from scriptforge.render.views import WORD_JOINER, keep_korean_words
+from scriptforge.model import TEAM_COLOURS
+from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -199,7 +200,9 @@ class Renderer:
         from scriptforge.markup import to_html
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
-        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
+        self.env.globals["BADGE_COLOURS"] = BADGE_COLOURS
+        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8") + self.env.get_template(
+            "colours.css.j2").render(teams=TEAM_COLOURS, badges=BADGE_COLOURS)
         self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
         self._system_font_config: Any = None

@@ -12,20 +12,13 @@ import re
 
 from scriptforge.analysis import Analysis
 from scriptforge.languages import char_class, default, split_pair, uses
-from scriptforge.model import COUNT_KEYS, NIGHTS, PLAYER_TEAMS, TEAMS, Character
+from scriptforge.model import COUNT_KEYS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character
 from scriptforge.render.measure import NameColumn, name_column
 
-TEAM_COLOURS = {
-    "townsfolk": "#1d5aa6",
-    "outsider": "#3f9bd6",
-    "minion": "#d2541c",
-    "demon": "#8e1016",
-    "traveller": "#6a4a9c",
-    "fabled": "#b88a12",
-    "loric": "#3f7d3a",
-}
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
+#: The icons drawn as a badge of a class of templates/colours.css.j2 (c-<key>), not an inline colour.
+BADGE_COLOURS = {**TEAM_COLOURS, **STEP_COLOURS}
 EXTRA_TEAMS = ("traveller", "fabled", "loric")
 _NOT_FIRST_NIGHT = re.compile(r"\*")
 
