@@ -125,9 +125,9 @@ def recognise(data) -> str | None:
 
 @cache
 def _input_validator(kind: str):
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft7Validator
 
-    return Draft202012Validator(json.loads(schema_path(f"pack_{kind}").read_text(encoding="utf-8")))
+    return Draft7Validator(json.loads(schema_path(f"pack_{kind}").read_text(encoding="utf-8")))
 
 
 

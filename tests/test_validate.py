@@ -111,9 +111,9 @@ def official_validator():
 
 @pytest.fixture(scope="module")
 def our_validator():
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft7Validator  # every scriptforge schema is draft-07, the draft fastjsonschema implements
 
-    return Draft202012Validator(json.loads(SCRIPT_SCHEMA.read_text()))
+    return Draft7Validator(json.loads(SCRIPT_SCHEMA.read_text()))
 
 
 def test_schema_verdicts_match_official_on_corpus(official_validator, our_validator):

@@ -105,10 +105,10 @@ def _fast_item_check() -> Callable[[object], object]:
 
 
 @cache
-def _validator() -> Any:  # a jsonschema Draft202012Validator
-    from jsonschema import Draft202012Validator
+def _validator() -> Any:  # a jsonschema Draft7Validator
+    from jsonschema import Draft7Validator
 
-    return Draft202012Validator(_schema())
+    return Draft7Validator(_schema())
 
 
 def schema_valid(data: object) -> bool:
