@@ -147,7 +147,7 @@ def findings_options(command):
 
 def _selection(domain: str):
     """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
-    from scriptforge.rules.findings import Selection
+    from scriptforge.findings import Selection
 
     meta = click.get_current_context().meta
     return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
@@ -206,7 +206,7 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --team demon --lang ko
         scriptforge list --game salem --lang ko
     """
-    from scriptforge import reference
+    from scriptforge.text import reference
 
     if game != "botc":
         from scriptforge.games import list_output
@@ -238,7 +238,7 @@ def show(name, lang, game, fmt):
         scriptforge show "릴 몬스타" --lang ko --format json
         scriptforge show 자백 --game salem
     """
-    from scriptforge import reference
+    from scriptforge.text import reference
 
     if game != "botc":
         from scriptforge.games import show_output
@@ -267,7 +267,7 @@ def search(text, lang, fmt):
     Example:
         scriptforge search 중독
     """
-    from scriptforge import reference
+    from scriptforge.text import reference
 
     db = _db()
     rows = reference.search_rows(db, text, reference.languages(lang))
@@ -297,7 +297,7 @@ def db_check(fmt):
         scriptforge db check --format json
     """
     from scriptforge.database import check_database
-    from scriptforge.reference import check_summary
+    from scriptforge.text.reference import check_summary
 
     summary = check_summary(*check_database(_data_dir(), _packs()))
     if fmt == "json":
@@ -394,9 +394,9 @@ def validate(scripts, fmt):
     Example:
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
-    from scriptforge.rules.findings import findings_text
-    from scriptforge.rules.report import Tally, findings_document, report_line
-    from scriptforge.rules.validate import validate_files
+    from scriptforge.findings import findings_text
+    from scriptforge.text.scripts import Tally, findings_document, report_line
+    from scriptforge.analysis import validate_files
 
     chosen = _selection("script")
     db = _db()
@@ -439,7 +439,7 @@ def setup(script, players, travellers, lang, fmt):
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
-    from scriptforge.rules.report import setup_text
+    from scriptforge.text.scripts import setup_text
 
     db = _db()
     analysis = _analysis(script, db)
@@ -465,7 +465,7 @@ def jinxes(script, lang, fmt):
     Example:
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
-    from scriptforge.rules.report import jinxes_text
+    from scriptforge.text.scripts import jinxes_text
 
     analysis = _analysis(script, _db())
     if fmt == "json":
@@ -492,7 +492,7 @@ def night(script, players, lang, fmt):
     Example:
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
-    from scriptforge.rules.report import night_text
+    from scriptforge.text.scripts import night_text
 
     analysis = _analysis(script, _db(), players=players)
     if fmt == "json":
@@ -516,7 +516,7 @@ def order(script, keep_order, lang, fmt):
     Example:
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
-    from scriptforge.rules.report import order_text
+    from scriptforge.text.scripts import order_text
 
     db = _db()
     chars = _analysis(script, db, keep_order=keep_order).characters
@@ -538,7 +538,7 @@ def explain(code, list_all):
         scriptforge explain jinx-without-djinn
         scriptforge explain --list
     """
-    from scriptforge.rules.findings import codes_text, explanation
+    from scriptforge.findings import codes_text, explanation
 
     if list_all or not code:
         return echo(codes_text())
@@ -852,7 +852,7 @@ def l10n_status(game, fmt):
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
-    from scriptforge.l10n.report import status_text
+    from scriptforge.text.l10n import status_text
 
     table = status(*_l10n_selection(game))
     if fmt == "json":
@@ -918,7 +918,7 @@ def l10n_check(lang, game, fmt):
         scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import run_checks
-    from scriptforge.rules.findings import findings_text
+    from scriptforge.findings import findings_text
 
     chosen = _selection("l10n")
     db, games = _l10n_selection(game)

@@ -16,7 +16,7 @@ from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, 
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, without_locale
 from scriptforge.fileio import atomic_write_bytes, finish_journal
-from scriptforge.official import official_facts
+from scriptforge.official import OfficialFacts, official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 
@@ -132,6 +132,11 @@ class Database:
         return list(found.values())
 
     # -- derived facts ------------------------------------------------------------------
+
+    @property
+    def official(self) -> OfficialFacts:
+        """The official ids, teams and jinx pairs (data/official.yaml), loaded or not."""
+        return official_facts()
 
     def night_order(self, night: str) -> tuple[str, ...]:
         """The official order of `night` (a key of `model.NIGHT`)."""

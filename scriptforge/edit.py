@@ -25,7 +25,7 @@ from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
 from scriptforge.fileio import atomic_write_text, locked
 from scriptforge.userfiles import assert_writable, check_option, read_text
 from scriptforge.analysis import Analysis, analyse
-from scriptforge.rules.findings import Selection, count
+from scriptforge.findings import Selection, count
 from scriptforge.script import Script, parse_script, script_from_data
 
 META_KEYS = ("name", "author", "logo", "almanac", "bootlegger")

@@ -30,7 +30,7 @@ from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, place, token_id
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS
 from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.rules.findings import short
+from scriptforge.findings import short
 
 FORMAT = 1
 KINDS = ("roles", "nightsheet", "jinxes", "translation")

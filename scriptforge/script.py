@@ -19,7 +19,7 @@ from scriptforge.userfiles import parse_json, read_text
 from scriptforge.ids import normalize_id, without_locale
 from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.rules.findings import Finding, finding, short
+from scriptforge.findings import Finding, finding, short
 
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 
@@ -32,7 +32,7 @@ class Script:
     meta: dict[str, Any]
     characters: tuple[Character, ...]
     problems: tuple[Finding, ...] = ()
-    document: Any = None  # the parsed JSON document, for the schema verdict (rules/validate)
+    document: Any = None  # the parsed JSON document, for the schema verdict (script_schema)
     paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
     images: dict[str, str] = field(default_factory=dict)  # character id -> its `image`, as a URL
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects

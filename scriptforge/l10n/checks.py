@@ -22,7 +22,7 @@ from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, sou
 from scriptforge.languages import detect, writing_systems
 from scriptforge.languages import get as get_language
 from scriptforge.ids import name_key
-from scriptforge.rules.findings import Finding, Selection, register, short
+from scriptforge.findings import Finding, Selection, register, short
 
 
 @dataclass(frozen=True)

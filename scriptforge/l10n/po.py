@@ -24,7 +24,7 @@ from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
 from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
 from scriptforge.languages import official, translation_source
 from scriptforge.ids import NIGHT_STEPS
-from scriptforge.rules.findings import short
+from scriptforge.findings import short
 
 _FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \

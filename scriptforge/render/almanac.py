@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scriptforge.analysis import Analysis
-from scriptforge.describe import setup_description
+from scriptforge.describe import effect_text
 from scriptforge.languages import default, split_pair, translation_source
 from scriptforge.model import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
@@ -142,17 +142,6 @@ def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
     return out
 
 
-def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None) -> str | None:
-    """The setup effect in words, e.g. "-1 Outsider" / "외지인 -1명"; None for no effect."""
-    if ch.setup is None:
-        return None
-    names = names or {}
-    return setup_description(
-        ch.setup, db, lang, names.get(ch.id) or ch.name(lang),
-        lambda other: names.get(other) or (db.characters[other].name(lang) if other in db.characters else other),
-    ) or None
-
-
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
     tokens = (*ch.reminders, *ch.reminders_global)
     if not tokens:
@@ -180,7 +169,7 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
     if tokens:
         facts.append(Fact("reminders", labels["reminders"], tokens))
     names = {i: v.name for i, v in views.items()}
-    setup = setup_text(ch, db, lang, names)
+    setup = effect_text(ch, db, lang, names)
     if setup:
         facts.append(Fact("setup", labels["setup"], setup))
     for jinx in sheet.jinxes:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 import re
 
 from scriptforge.analysis import Analysis
+from scriptforge.describe import setup_cell
 from scriptforge.languages import char_class, default, split_pair, uses
 from scriptforge.model import COUNT_KEYS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character
 from scriptforge.render.measure import NameColumn, name_column
@@ -355,7 +356,6 @@ def sheet_name_column(view: SheetView) -> NameColumn | None:
 def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:
     """The back page: the 5-15 player setup table (the base count, and beside it the range over
     every legal bag where the setup characters change it) and a compact night order."""
-    from scriptforge.rules.report import setup_cell
 
     labels = labels_for(analysis.db, sheet_lang)
     rows = analysis.setup

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from scriptforge.model import NIGHT, NIGHTS, Character, NightStep
 from scriptforge.ids import NIGHT_STEPS, normalize_id
-from scriptforge.rules.findings import Finding, finding
+from scriptforge.findings import Finding, finding
 
 if TYPE_CHECKING:
     from scriptforge.database import Database

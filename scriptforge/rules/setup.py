@@ -26,10 +26,12 @@ share one kind, so the work grows with the distinct effects on the script, not w
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scriptforge.database import Database
 from scriptforge.model import PLAYER_TEAMS, Character, SetupEffect
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
 
 PLAYER_COUNTS = tuple(range(5, 16))
 _MAX_SETUP_MINIONS = 4  # Minion seats at 15 players with one extra Minion

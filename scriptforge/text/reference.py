@@ -5,7 +5,7 @@ from scriptforge.describe import setup_description
 from scriptforge.languages import shown
 from scriptforge.markup import to_text
 from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character
-from scriptforge.rules.findings import finding
+from scriptforge.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:
