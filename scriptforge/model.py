@@ -10,7 +10,6 @@ from scriptforge.languages import fallback_chain, registry
 TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 PLAYER_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 COUNT_KEYS = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}
-ALIGNMENTS = ("good", "evil")
 #: Each team's colour on sheets, night sheets and almanacs (templates/colours.css.j2 makes the CSS).
 TEAM_COLOURS = {"townsfolk": "#1d5aa6", "outsider": "#3f9bd6", "minion": "#d2541c", "demon": "#8e1016",
                 "traveller": "#6a4a9c", "fabled": "#b88a12", "loric": "#3f7d3a"}

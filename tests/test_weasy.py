@@ -99,10 +99,10 @@ def weasyprints_own(db):
     """A renderer whose documents use WeasyPrint's own HTML parser and user-agent stylesheet."""
     weasyprint = import_weasyprint()
     from weasyprint.css.counters import CounterStyle
-    import weasyprint.html
+    from weasyprint.html import UA
 
     counters = CounterStyle()
-    stylesheet = weasyprint.CSS(string=weasyprint.html.UA, counter_style=counters)
+    stylesheet = weasyprint.CSS(string=UA, counter_style=counters)
 
     class OwnUserAgent(weasyprint.HTML):
         def _ua_stylesheets(self, forms=False):
