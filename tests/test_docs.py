@@ -2,7 +2,6 @@
 commands run, and every name the vulture whitelist keeps is still in the code."""
 
 import glob
-import os
 from pathlib import Path
 import re
 import shlex
