@@ -2,7 +2,6 @@
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-import difflib
 import functools
 import hashlib
 from pathlib import Path
@@ -14,7 +13,7 @@ from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import NIGHT, NIGHT_TABLE, NIGHTS, TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
-from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, without_locale
+from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
 from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.official import OfficialFacts, official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
@@ -42,21 +41,21 @@ class Database:
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
-    _index: dict[str, set[str]] = field(init=False, repr=False, compare=False)
+    _index: NameIndex = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        index: dict[str, set[str]] = {}
+        index = NameIndex()
         for ch in self.characters.values():
             keys = {ch.id, *(normalize_id(a) for a in ch.aliases)}
             for texts in ch.texts.values():
                 keys.update(name_key(n) for n in (texts.name, *texts.aliases))
             for key in keys:
-                index.setdefault(key, set()).add(ch.id)
+                index.add(key, ch.id)
         for terms in self.glossary.values():
             for term in terms:
                 if term.get("character") in self.characters:
                     for spelling in (term["term"], *term.get("variants", ())):
-                        index.setdefault(name_key(spelling), set()).add(term["character"])
+                        index.add(name_key(spelling), term["character"])
         object.__setattr__(self, "_index", index)
 
     # -- lookup -----------------------------------------------------------------------
@@ -72,7 +71,7 @@ class Database:
                 return [self.characters[normalize_id(candidate)]]
         for candidate in candidates:
             for key in (name_key(candidate), normalize_id(candidate)):
-                ids = self._index.get(key)
+                ids = self._index.ids(key)
                 if ids:
                     return [c for c in self.characters.values() if c.id in ids]
         return []
@@ -91,21 +90,14 @@ class Database:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Close matches for a misspelt name, as display names."""
-        matches = difflib.get_close_matches(name_key(name), self._index, n=limit * 2, cutoff=0.6)
-        out: list[str] = []
-        for key in matches:
-            for char_id in sorted(self._index[key]):
-                ch = self.characters[char_id]
-                label = ch.name(detect(name, self.languages))
-                if label not in out:
-                    out.append(label)
-        return out[:limit]
+        lang = detect(name, self.languages)
+        return self._index.suggest(name, lambda char_id: self.characters[char_id].name(lang), limit, by_id=True)
 
     def search(self, text: str, langs: Iterable[str] | None = None) -> list[Character]:
         """Characters whose id, name, alias or ability contains `text` (case-insensitive)."""
         needle = text.casefold()
         loose = name_key(text)
-        aliased = self._index.get(loose, set())
+        aliased = set(self._index.ids(loose))
         hits = []
         for ch in self.characters.values():
             if ch.id in aliased:

@@ -13,13 +13,12 @@ Salem's table of tryal cards by player count was an image the seed lost.
 """
 
 from dataclasses import dataclass, field
-import difflib
 from pathlib import Path
 
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
 from scriptforge.languages import detect, official, present, translation_source
-from scriptforge.ids import name_key
+from scriptforge.ids import NameIndex, name_key
 from scriptforge.paths import DATA_DIR
 
 #: The rule sets the database holds; ``botc`` is the character database of scriptforge.database.
@@ -172,10 +171,9 @@ class GameDatabase:
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
     glossary: dict[str, list[dict]] = field(default_factory=dict)
-    _index: dict = field(default_factory=dict, repr=False, compare=False)
+    _index: NameIndex = field(default_factory=NameIndex, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        index: dict[str, list[str]] = {}
         items: list[Role | Step] = [*self.roles.values(), *self.steps.values()]
         for item in items:
             keys = {name_key(item.id), name_key(item.id.replace("_", " "))}
@@ -183,10 +181,7 @@ class GameDatabase:
                 keys.add(name_key(texts.name))
                 keys.update(name_key(a) for a in getattr(texts, "aliases", ()))
             for key in keys:
-                index.setdefault(key, [])
-                if item.id not in index[key]:
-                    index[key].append(item.id)
-        self._index.update(index)
+                self._index.add(key, item.id)
 
     # -- names ------------------------------------------------------------------------------
 
@@ -208,7 +203,7 @@ class GameDatabase:
         """Every role or step `name` (id, Korean or English name, alias) denotes; roles first."""
         if name in self.roles or name in self.steps:
             return [self.item(name)]
-        ids = self._index.get(name_key(name), [])
+        ids = self._index.ids(name_key(name))
         return sorted((self.item(i) for i in ids), key=lambda x: not isinstance(x, Role))
 
     def require(self, *langs: str) -> None:
@@ -232,13 +227,7 @@ class GameDatabase:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         lang = detect(name, self.languages)
-        out: list[str] = []
-        for key in difflib.get_close_matches(name_key(name), self._index, n=limit * 2, cutoff=0.6):
-            for item_id in self._index[key]:
-                label = self.item(item_id).name(lang)
-                if label not in out:
-                    out.append(label)
-        return out[:limit]
+        return self._index.suggest(name, lambda item_id: self.item(item_id).name(lang), limit)
 
     # -- setup --------------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@ A reminder token's id is made from its English label by the same rule as the off
 translation files' `reminders` keys, so a translated label finds its token without a mapping.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+import difflib
 import re
 import unicodedata
 
@@ -46,3 +47,31 @@ def json_pointer(steps: Sequence[str | int]) -> str:
 def place(steps: Sequence[str | int]) -> str:
     """Where in a document, for a message: its JSON pointer, or "(top level)" for the whole of it."""
     return json_pointer(steps) or "(top level)"
+
+
+class NameIndex:
+    """Name key -> the ids it names, in the order added: the one lookup behind `find`, `resolve`
+    and `suggest` of the BotC database and of every other rule set (`games`)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, list[str]] = {}
+
+    def add(self, key: str, item_id: str) -> None:
+        ids = self._ids.setdefault(key, [])
+        if item_id not in ids:
+            ids.append(item_id)
+
+    def ids(self, key: str) -> list[str]:
+        """The ids `key` (already a name key or an id) names, in the order added."""
+        return self._ids.get(key, [])
+
+    def suggest(self, name: str, label: Callable[[str], str], limit: int = 3, *, by_id: bool = False) -> list[str]:
+        """Display labels (`label(id)`) of the close matches for a misspelt `name`, at most `limit`;
+        `by_id`: each key's ids in id order instead of the order added."""
+        out: list[str] = []
+        for key in difflib.get_close_matches(name_key(name), self._ids, n=limit * 2, cutoff=0.6):
+            for item_id in sorted(self._ids[key]) if by_id else self._ids[key]:
+                shown = label(item_id)
+                if shown not in out:
+                    out.append(shown)
+        return out[:limit]
