@@ -9,6 +9,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
+from scriptforge.games import GAMES, SCRIPTED_GAME
 from scriptforge.model import TEAMS
 
 class LanguageChoice(click.ParamType):
@@ -180,7 +181,7 @@ def homebrew_option(command):
 
 def game_option(command):
     """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
-    return click.option("--game", type=click.Choice(["botc", "salem", "werewolf", "mafia"]), default="botc",
+    return click.option("--game", type=click.Choice(list(GAMES)), default=SCRIPTED_GAME,
                         show_default=True, help="Rule set: botc, or salem, werewolf, mafia.")(command)
 
 
@@ -208,7 +209,9 @@ def list_command(team, edition, lang, game, fmt):
     """
     from scriptforge.text import reference
 
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         from scriptforge.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
@@ -240,7 +243,9 @@ def show(name, lang, game, fmt):
     """
     from scriptforge.text import reference
 
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         from scriptforge.games import show_output
 
         return echo(show_output(game, name, reference.languages(lang), fmt))
@@ -652,7 +657,9 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
         scriptforge build scripts/ -o sheets/ --jobs 4      # four scripts at a time
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
         raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
@@ -677,7 +684,9 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
         scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
         raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
@@ -822,17 +831,18 @@ def l10n():
 
 
 def l10n_game_option(command):
-    return click.option("--game", "game", type=click.Choice(["botc", "salem", "werewolf", "mafia", "all"]),
+    return click.option("--game", "game", type=click.Choice([*GAMES, "all"]),
                         default="all", show_default=True,
                         help="Which rule set's texts: BotC's database, one other game, or all.")(command)
 
 
 def _l10n_selection(game: str):
     """(BotC database or None, {game id: GameDatabase}) for an l10n --game choice."""
-    from scriptforge.games import OTHER_GAMES, load_game
+    from scriptforge.games import OTHER_GAMES, load_game, rule_set
 
-    db = _db() if game in ("botc", "all") else None
-    chosen = OTHER_GAMES if game == "all" else (game,) if game != "botc" else ()
+    scripted = game != "all" and rule_set(game).from_scripts
+    db = _db() if game == "all" or scripted else None
+    chosen = OTHER_GAMES if game == "all" else () if scripted else (game,)
     return db, {g: load_game(g) for g in chosen}
 
 
@@ -887,7 +897,9 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
     from scriptforge.l10n import diff
 
     if against_file:
-        if game not in ("botc", "all"):
+        from scriptforge.games import scripted
+
+        if game != "all" and not scripted(game):
             from scriptforge.errors import InputError
 
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)

@@ -3,6 +3,7 @@
 from pathlib import Path
 import re
 
+from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
@@ -22,7 +23,7 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
         units = []
         for name in ids:
             game, item_id = _resolve(db, games, name)
-            if game == "botc":
+            if scripted(game):
                 units += character_units(db, item_id)
             else:
                 units += [u for u in game_units(games[game]) if u.character == item_id]
@@ -43,7 +44,7 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
 def _resolve(db, games: dict, name: str) -> tuple[str, str]:
     """(game, id) of the character, role, card or step `name` denotes, in the first game (BotC,
     then the others) where it names something; an ambiguous name there is an error."""
-    sources = ([("botc", db)] if db is not None else []) + list(games.items())
+    sources = ([(SCRIPTED_GAME, db)] if db is not None else []) + list(games.items())
     for game, where in sources:
         if where.find(name):
             return game, where.resolve(name).id
@@ -56,11 +57,11 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
 def diff_text(rows: list[dict], source: str, target: str) -> str:
     lines, current = [], object()
     for row in rows:
-        game = row.get("game", "botc")
+        game = row.get("game", SCRIPTED_GAME)
         here = (game, row["character"])
         if here != current:
             current = here
-            if game == "botc":
+            if scripted(game):
                 lines.append(f"== {row['character']}" if row["character"] else
                              "== (night steps, labels, jinxes, UI)")
             else:
