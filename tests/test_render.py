@@ -358,3 +358,22 @@ def test_fast_font_subset_keeps_glyph_ids_and_outlines():
         elif gid:
             assert b.numberOfContours == 0
     assert subset_keeping_gids(b"OTTO" + data[4:], gids) is None  # not TrueType: WeasyPrint's own subsetting
+
+
+
+def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):
+    """Fitting tries smaller text on copies: the view a caller passes is unchanged, and the size
+    that fits comes back (it used to be written into the caller's view)."""
+    import copy
+
+    from scriptforge.render.almanac import almanac_view, fit_sheet
+
+    class Crowded:  # a sheet that takes two pages at full size
+        def page_count(self, view, template, base_dir):
+            return 1 if view.sheet_scale < 1 else 2
+
+    view = almanac_view(analyse(read_script(FTPD, db), db), "ko")
+    before = copy.deepcopy(view)
+    scale, warnings = fit_sheet(view, Crowded(), None)
+    assert scale < 1 and "text set at" in warnings[0]
+    assert view == before

@@ -238,21 +238,23 @@ def fallback_warning(view: AlmanacView) -> str | None:
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
     """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file.
     The character sheet is set smaller where it would not fit on one page, as `build` does."""
-    warnings = fit_sheet(view, renderer, base_dir) if fmt != "html" else []
+    warnings: list[str] = []
+    if fmt != "html":
+        scale, warnings = fit_sheet(view, renderer, base_dir)
+        view = replace(view, sheet_scale=scale)
     rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir)
     rendered.warnings[:0] = warnings
     return rendered
 
 
-def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> list[str]:
-    """Set `view.sheet_scale` to the first of the renderer's SHRINK_STEPS at which the character
-    sheet, laid out alone, takes one page; the warning that says so (none at 100 %)."""
+def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
+    """(the first of the renderer's SHRINK_STEPS at which the character sheet, laid out alone,
+    takes one page; the warning that says so, none at 100 %)."""
     from scriptforge.render.pdf import SHRINK_STEPS
 
     for scale in SHRINK_STEPS:
         alone = replace(view, sheet_only=True, sheet_scale=scale)
         if renderer.page_count(alone, "almanac.html.j2", base_dir) <= 1:
-            view.sheet_scale = scale
-            return [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
-    view.sheet_scale = SHRINK_STEPS[-1]
-    return [f"the character sheet does not fit on 1 page even at {round(SHRINK_STEPS[-1] * 100)}% text size"]
+            return scale, [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
+    return SHRINK_STEPS[-1], [f"the character sheet does not fit on 1 page even at "
+                              f"{round(SHRINK_STEPS[-1] * 100)}% text size"]
