@@ -347,18 +347,26 @@ def test_fast_font_subset_keeps_glyph_ids_and_outlines():
     assert is_bundled_font(data) and not is_bundled_font(data[:-4] + b"\0\0\0\0")
     full = TTFont(io.BytesIO(data))
     cmap = full.getBestCmap()
-    gids = {full.getGlyphID(cmap[ord(c)]) for c in "캐릭터 Imp 똑"}
-    small = TTFont(io.BytesIO(subset_keeping_gids(data, gids)))
-    assert small["maxp"].numGlyphs == full["maxp"].numGlyphs  # glyph ids unchanged
-    for gid in range(full["maxp"].numGlyphs):
+    text = "캐릭터 Imp 똑"
+    to_unicode = {full.getGlyphID(cmap[ord(c)]): c for c in text}  # glyph id -> character, as WeasyPrint gives it
+    subset = subset_keeping_gids(data, to_unicode)
+    small = TTFont(io.BytesIO(subset))
+    last = max(to_unicode)
+    assert small["maxp"].numGlyphs == last + 1  # glyph ids unchanged, the table ends at the last one used
+    assert len(small["hmtx"].metrics) == last + 1
+    for gid in range(last + 1):
         a = full["glyf"][full.getGlyphOrder()[gid]]
         b = small["glyf"][small.getGlyphOrder()[gid]]
-        if gid in gids:
+        if gid in to_unicode:
             assert list(a.getCoordinates(full["glyf"])[0]) == list(b.getCoordinates(small["glyf"])[0])
+            assert small["hmtx"][small.getGlyphOrder()[gid]] == full["hmtx"][full.getGlyphOrder()[gid]]
         elif gid:
             assert b.numberOfContours == 0
-    assert subset_keeping_gids(b"OTTO" + data[4:], gids) is None  # not TrueType: WeasyPrint's own subsetting
-
+    # the cmap holds the characters used, each on its glyph, and nothing else
+    assert {chr(c): small.getGlyphID(g) for c, g in small.getBestCmap().items()} == \
+        {c: full.getGlyphID(cmap[ord(c)]) for c in text}
+    assert len(subset) < len(data) / 10
+    assert subset_keeping_gids(b"OTTO" + data[4:], to_unicode) is None  # not TrueType: WeasyPrint's own subsetting
 
 
 def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):
