@@ -29,4 +29,4 @@ _.collation
 _.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__
 
 # library functions the tests use
-_.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville
+_.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches
