@@ -507,24 +507,22 @@ class _LayeredLoader(_Loader):
         super()._check_labels(records, {lang: {**anywhere, **table} for lang, table in labels.items()})
 
     def _merge(self, schema: str, old: Any, new: Any) -> Any:
-        if schema == "characters":
-            return {"characters": _merge_records(old["characters"], new["characters"])}
-        if schema == "night":
-            return new
-        if schema == "jinxes":
-            seen = {frozenset(pair): pair for pair in old["jinxes"]}
-            pairs = list(old["jinxes"])
-            for a, b in new["jinxes"]:
-                mine = seen.get(frozenset((a, b)))
-                if mine is None:
-                    pairs.append([a, b])
-                    seen[frozenset((a, b))] = [a, b]
-                elif mine != [a, b]:
-                    self.turned[f"{a}-{b}"] = "-".join(mine)
-            return {"jinxes": pairs}
-        if isinstance(old, dict) and isinstance(new, dict):
-            return _merge_texts(old, new)
-        return new
+        """A later layer's file on top of the earlier ones', by the file's schema (LAYER_MERGES)."""
+        return LAYER_MERGES.get(schema, _merge_layer_texts)(self, old, new)
+
+    def _merge_jinxes(self, old: Any, new: Any) -> Any:
+        """Pairs of every layer, once each; a pair a later layer writes the other way round is
+        remembered (`turned`) so that its jinx text finds the pair."""
+        seen = {frozenset(pair): pair for pair in old["jinxes"]}
+        pairs = list(old["jinxes"])
+        for a, b in new["jinxes"]:
+            mine = seen.get(frozenset((a, b)))
+            if mine is None:
+                pairs.append([a, b])
+                seen[frozenset((a, b))] = [a, b]
+            elif mine != [a, b]:
+                self.turned[f"{a}-{b}"] = "-".join(mine)
+        return {"jinxes": pairs}
 
     def load(self) -> tuple[Database | None, list[DataError]]:
         from dataclasses import replace
@@ -534,6 +532,21 @@ class _LayeredLoader(_Loader):
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
             db = replace(db, characters=chars)
         return db, problems
+
+
+def _merge_layer_texts(loader: Any, old: Any, new: Any) -> Any:
+    """Texts and tables: per key, recursively (`_merge_texts`); anything else: the later one."""
+    return _merge_texts(old, new) if isinstance(old, dict) and isinstance(new, dict) else new
+
+
+#: How a layer's file (by its schema) goes on top of the earlier layers' (built-in data, then each
+#: pack): character records merged per id in sheet order, night lists replaced, jinx pairs added;
+#: every other file (texts, labels, setup, glossary) merged per key.
+LAYER_MERGES: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "characters": lambda loader, old, new: {"characters": _merge_records(old["characters"], new["characters"])},
+    "night": lambda loader, old, new: new,
+    "jinxes": lambda loader, old, new: loader._merge_jinxes(old, new),
+}
 
 
 def _merge_records(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
