@@ -6,7 +6,7 @@ import functools
 import hashlib
 from pathlib import Path
 import pickle
-from typing import Any
+from typing import Any, TypeVar
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
@@ -203,35 +203,43 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
         except OSError as exc:
             raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
                             where=str(root)) from None
-    key = _content_key(roots)
-    cached = cache_dir("database") / f"{key}.pickle"
+    return load_cached("database", Path(__file__), roots, Database, lambda: check_database(data_dir, packs),
+                       "; run 'scriptforge db check'")
+
+
+T = TypeVar("T")
+
+
+def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
+                check: Callable[[], tuple[T | None, list[DataError]]], hint: str = "") -> T:
+    """What `check` loads, kept in the user cache (cache_dir(kind)) under the hash of the loader
+    module, the code shaping the records, the language registry, the schemas and every YAML file
+    under `roots`: the same bytes always get the same verdict, so only a change pays for parsing
+    and validating again. The first problem `check` finds is raised as a DataError (`hint` after
+    the count of the others). The BotC database and every other rule set load through here."""
+    here = Path(__file__).parent
+    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py",
+                                          "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
+    files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    cached = cache_dir(kind) / f"{digest.hexdigest()[:32]}.pickle"
     try:
-        db = pickle.loads(cached.read_bytes())
-        if isinstance(db, Database):
-            return db
+        found = pickle.loads(cached.read_bytes())
+        if isinstance(found, expected):
+            return found
     except Exception:  # missing, damaged or from another Python: load it properly (and replace it)
         pass
-    checked, problems = check_database(data_dir, packs)
+    checked, problems = check()
     if problems or checked is None:
-        more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
+        more = f" (and {len(problems) - 1} more problems{hint})" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
         atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except OSError:
         pass  # a read-only home only costs speed
     return checked
-
-
-def _content_key(roots: list[Path]) -> str:
-    digest = hashlib.sha256()
-    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "ids.py", "languages.py",
-                                                                  "userfiles.py"))]
-    files = [*code, REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
-    for root in roots:
-        files += sorted(root.rglob("*.yaml"))
-    for path in files:
-        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:32]
 
 
 def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:

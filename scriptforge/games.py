@@ -15,6 +15,7 @@ Salem's table of tryal cards by player count was an image the seed lost.
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scriptforge.database import load_cached
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
 from scriptforge.languages import detect, official, present, translation_source
@@ -303,14 +304,12 @@ class GameDatabase:
 
 
 def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
-    """Load and check one game from `data_dir` (a games folder; default `games_dir()`); the first
-    problem is raised as a DataError."""
-    gdb, problems = check_game(game, data_dir)
-    if problems:
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        raise DataError(str(problems[0]) + more)
-    assert gdb is not None  # no problems: the game loaded
-    return gdb
+    """Load and check one game from `data_dir` (a games folder; default `games_dir()`) through the
+    database's loader cache (`database.load_cached`); the first problem is raised as a DataError."""
+    if game not in OTHER_GAMES:
+        raise NotFoundError(f"no game named '{game}'; games: {', '.join(GAMES)}")
+    root = Path(data_dir) if data_dir else games_dir()
+    return load_cached(f"game-{game}", Path(__file__), [root], GameDatabase, lambda: check_game(game, data_dir))
 
 
 def check_game(game: str, data_dir: Path | None = None) -> tuple[GameDatabase | None, list[DataError]]:
