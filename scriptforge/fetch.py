@@ -16,8 +16,6 @@ import time
 import urllib.error
 import urllib.request
 
-from scriptforge import __version__
-
 CHUNK = 64 * 1024
 
 
@@ -61,7 +59,7 @@ def fetch_url(url: str, *, max_bytes: int, timeout: float, budget: Budget | None
 
 
 def _read(url: str, cap: int, deadline: float, timeout: float) -> tuple[bytes, str]:
-    request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{__version__}"})
+    request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{_version()}"})
     try:
         with urllib.request.urlopen(request, timeout=max(0.05, min(timeout, deadline - time.monotonic()))) as response:
             length = response.headers.get("Content-Length")
@@ -97,6 +95,16 @@ def _read(url: str, cap: int, deadline: float, timeout: float) -> tuple[bytes, s
         raise FetchFailed(str(exc) or type(exc).__name__) from None
     except Exception as exc:  # http.client.HTTPException and the like: a broken answer
         raise FetchFailed(f"a broken answer ({type(exc).__name__})") from None
+
+
+def _version() -> str:
+    """The installed version (read from the package metadata: this base module imports no layer above)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("scriptforge")
+    except metadata.PackageNotFoundError:
+        return "0"
 
 
 def _set_timeout(response, seconds: float) -> None:

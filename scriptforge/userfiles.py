@@ -29,6 +29,7 @@ import sys
 from typing import Any
 
 from scriptforge.errors import InputError
+from scriptforge.ids import place
 
 MAX_BYTES = 4 * 1024 * 1024  # the largest user file read: 35x the largest real script (115 kB), 12x a full PO export;
 # parsed, 4 MiB of JSON can still take ~100 MiB of Python objects (a list of 1.4 million {})
@@ -188,7 +189,7 @@ def parse_json(text: str, label: str) -> Any:
     problem = first_problem(data)
     if problem is not None:
         steps, message = problem
-        raise InputError(f"{pointer(steps)}: {message}", where=label)
+        raise InputError(f"{place(steps)}: {message}", where=label)
     return data
 
 
@@ -285,11 +286,6 @@ def yaml_line(text: str, steps: list[str | int]) -> int:
 # -- the guard -----------------------------------------------------------------------------------
 
 
-def pointer(steps: list[str | int]) -> str:
-    """A JSON pointer (RFC 6901) to the node at `steps`; "" is the whole document."""
-    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in steps) or "(top level)"
-
-
 def _at(data: Any, steps: list[str | int]) -> Any:
     for step in steps:
         data = data[step]
@@ -383,4 +379,4 @@ def assert_writable(data: Any) -> None:
     problem = first_problem(data)
     if problem is not None:
         steps, why = problem
-        raise ValueError(f"refusing to write {pointer(steps)}: {why}")
+        raise ValueError(f"refusing to write {place(steps)}: {why}")

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 from scriptforge.ids import normalize_id
 from scriptforge.languages import codes, detect
 from scriptforge.model import pick_text
-from scriptforge.official import official_facts
-from scriptforge.rules.findings import Finding, finding, short
+from scriptforge.findings import Finding, finding, short
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
@@ -77,7 +76,7 @@ def unknown_jinxes(script: "Script", db: "Database") -> list[Finding]:
     """`jinx-unknown`: a jinx the script embeds whose other character is neither on the script nor
     in the database (a typo): `script_jinxes` cannot use it, and says so here instead of silently."""
     out: list[Finding] = []
-    official = official_facts().teams
+    official = db.official.teams
     for owner, other_name, path, _text, _lang in _embedded(script):
         if script.find(other_name) is not None or normalize_id(other_name) in official or db.find(other_name):
             continue
@@ -95,7 +94,7 @@ def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
     """`jinx-outdated`: a jinx a script embeds between two official characters whose text is not
     the loaded official text in its language, or that the official data no longer has. The sheet
     prints the script's text (the author's choice); this only says so."""
-    official = official_facts()
+    official = db.official
     loaded = {frozenset(j.characters): j for j in db.jinxes}
     out: list[Finding] = []
     for owner, other_name, path, text, lang in _embedded(script):
