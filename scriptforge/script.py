@@ -18,7 +18,7 @@ from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupE
 from scriptforge.userfiles import parse_json, read_text
 from scriptforge.ids import normalize_id
 from scriptforge.official import PACK_UPDATE, official_facts
-from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.brackets import read_brackets, selection_marks, with_marks
 from scriptforge.rules.findings import Finding, finding, short
 
 _LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
@@ -274,10 +274,12 @@ class _Reader:
             if night or "firstNight" in item or "otherNight" in item:
                 changes["night"] = night
         ability = strings.get("ability")
+        effect = base.setup
         if ability and "[" in ability and base.setup is None:
             effect = self._setup(base.id, ability, [t.name for t in texts.values()], path)
-            if effect:
-                changes["setup"] = effect
+        effect = with_marks(effect, selection_marks(item.get("special")))
+        if effect is not base.setup:
+            changes["setup"] = effect
         self.overridden.add(base.id)
         self.problems.append(finding(
             "character-override", f"'{base.id}': the script's own {lang} texts are used for this script",
@@ -305,7 +307,8 @@ class _Reader:
             texts={lang: texts},
             reminders=self._labels(item, "reminders"),
             reminders_global=self._labels(item, "remindersGlobal"),
-            setup=self._setup(char_id, strings["ability"], [strings["name"]], path),
+            setup=with_marks(self._setup(char_id, strings["ability"], [strings["name"]], path),
+                             selection_marks(item.get("special"))),
             homebrew=True,
             night=self._night(item),
             source=self.source,
