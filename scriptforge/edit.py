@@ -99,7 +99,8 @@ class Change:
         for label in self.new_jinxes:
             out.append(f"  new jinx: {label}")
         if self.jinxes_after:
-            djinn = "needed: add it to the script" if self.djinn_needed else "on the script"
+            djinn = "not on the script (the jinxes are its rules all the same)" if self.djinn_needed \
+                else "on the script"
             out.append(f"  jinxes: {len(self.jinxes_after)}; the Djinn is {djinn}")
         appeared, gone = self.findings_diff(chosen)
         shown = [f"  + {f.severity} [{f.code}] {f.message}" for f in appeared]

@@ -85,7 +85,8 @@ def test_add_reports_jinx_djinn_and_setup_warnings(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "added Damsel (damsel)" in result.output
     assert "new jinx: Widow × Damsel" in result.output
-    assert "the Djinn is needed" in result.output
+    assert "the Djinn is not on the script (the jinxes are its rules all the same)" in result.output
+    assert "add it to the script" not in result.output
     result = run(runner, "add", out, "djinn", "huntsman")
     assert "the Djinn is on the script" in result.output
     assert "Huntsman (huntsman) is already on the script" in result.output

@@ -89,7 +89,10 @@ CASES = {
     "legion at 10": (["legion"], 10, ("demon",), {(("legion",), (10 - n, 0, 0, n)) for n in range(6, 10)}),
     "legion at 15": (["legion"], 15, ("demon",), {(("legion",), (15 - n - o, o, 0, n))
                                                   for n in range(8, 15) for o in range(0, min(2, 15 - n) + 1)}),
-    "atheist: no evil characters": (["atheist"], 7, (), {((), (5, 0, 1, 1)), (("atheist",), (7, 0, 0, 0))}),
+    # no evil characters: every seat is good, Townsfolk or Outsiders in any split (the Atheist's
+    # own good-duplicate lets the script fill any of them)
+    "atheist: no evil characters": (["atheist"], 7, (), {((), (5, 0, 1, 1)), *((("atheist",), (7 - o, o, 0, 0))
+                                                                                for o in range(0, 7))}),
     "sentinel: one more, one fewer or none": (["sentinel"], 6, (), {
         (("sentinel",), (4, 0, 1, 1)), (("sentinel",), (3, 1, 1, 1)), (("sentinel",), (2, 2, 1, 1))}),
     "sentinel + baron": (["sentinel", "baron"], 5, (), {

@@ -312,8 +312,9 @@ def _effect_options(team: str, effect: SetupEffect, add_teams: tuple[str, ...]) 
             outs = o - t + adds["outsider"]  # a Townsfolk change is the same number of Outsiders fewer
             seat = d if team != "demon" else 0  # a Demon's own change is to its tokens, not the seat
             tokens = (d if team == "demon" else 0) - (0 if token else 1)
-            option = tuple((k, v) for k, v in zip(COUNTS, (t, o, m, d)) if v or k in effect.counts)
-            out.setdefault((max(outs, 0), min(outs, 0), m + adds["minion"], seat + adds["demon"], tokens), option)
+            delta = (max(outs, 0), min(outs, 0), m + adds["minion"], seat + adds["demon"], tokens)
+            option = (("outsiders", outs), *((k, v) for k, v in (("minions", delta[2]), ("demons", seat or d)) if v))
+            out.setdefault(delta, option)
     return tuple(out.items())
 
 

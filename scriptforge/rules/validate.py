@@ -330,8 +330,9 @@ def jinx_findings(jinxes: ScriptJinxes) -> list[Finding]:
         return []
     pairs = [list(j.characters) for j in jinxes.jinxes]
     listed = "; ".join(" × ".join(p) for p in pairs)
-    return [finding("jinx-without-djinn", f"the script has {len(pairs)} jinx(es) ({listed}) but no Djinn",
-                    None, pairs=pairs)]
+    what = "1 jinx" if len(pairs) == 1 else f"{len(pairs)} jinxes"
+    return [finding("jinx-without-djinn", f"the script has {what} ({listed}) and no Djinn: the jinxes are its "
+                                          f"rules all the same, as on the official scripts", None, pairs=pairs)]
 
 
 def input_error_report(source: str, error: InputError) -> Report:
