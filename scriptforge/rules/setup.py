@@ -47,6 +47,7 @@ MAX_PLAYERS = PLAYER_COUNTS[-1]
 _MAX_SETUP_MINIONS = 4  # Minion seats at 15 players with one extra Minion
 MAX_SELECTIONS = 5_000  # selections examined one by one; past it, classes only (docs/setup-rules.md)
 MAX_LISTED = 200_000  # selections spelled out into bags when asked; past it, no bags are listed
+MAX_CLASS_STATES = 60_000  # classes made by the dynamic programme; past it, provable bounds only
 COUNTS = ("townsfolk", "outsiders", "minions", "demons")
 _IN_PLAY_TEAMS = (*PLAYER_TEAMS, "fabled", "loric")
 _GOOD, _EVIL = ("townsfolk", "outsider"), ("minion", "demon")
@@ -119,9 +120,10 @@ class SetupRow:
     gaps: tuple[Gap, ...] = ()  # not feasible: every team the closest bag lacks
     unusable: tuple[Gap, ...] = ()  # setup characters in no fillable bag, by their own doing
     forced: tuple[Forced, ...] = ()
-    detailed: bool = True  # False: past MAX_SELECTIONS (no bags, no per-character detail)
+    detailed: bool = True  # False: past MAX_SELECTIONS (no per-character detail)
     listing: Callable[[], tuple[tuple["Bag", ...], tuple["Shortfall", ...]]] | None = field(
         default=None, repr=False, compare=False)
+    exact: bool = True  # False: past MAX_CLASS_STATES, `ranges` are bounds and `feasible` is not checked
 
     @cached_property
     def _listed(self) -> tuple[tuple[Bag, ...], tuple[Shortfall, ...]]:
@@ -159,6 +161,8 @@ class SetupRow:
             out["forced"] = [f.as_dict() for f in self.forced]
         if not self.detailed:
             out["detailed"] = False
+        if not self.exact:
+            out["exact"] = False
         return out
 
 
@@ -396,7 +400,7 @@ def _choices(pool: _Pool) -> Iterator[_Choice]:
             yield _make(chosen, "plain" if plain_demon else "setup" if demon else "none", setup_minions)
 
 
-def _classes(pool: _Pool) -> list[_Choice]:
+def _classes(pool: _Pool) -> list[_Choice] | None:
     """The selections merged into classes: equal seats, flags and count change (one change per
     class). A dynamic programme over the kinds; the number of classes is bounded by the seats."""
     groups = _groups(pool)
@@ -417,7 +421,21 @@ def _classes(pool: _Pool) -> list[_Choice]:
     loose_tf = pool.plain["townsfolk"] + pool.copies > MAX_PLAYERS + tokens
     loose_os = pool.plain["outsider"] > MAX_PLAYERS + tokens
 
-    def normal(state: State) -> State | None:
+    # A class keeps its Outsider change as (u, s): u = the Outsiders added, at most MAX_PLAYERS
+    # (it only decides whether the base plus u reaches the Outsider seats), s = the net change,
+    # clipped where no later kind can bring it back into 0..MAX_PLAYERS (every clipped value gives
+    # the same counts), so the number of classes is bounded by the seats, not by the kinds.
+    steps = [*good, *minions, *demons]
+    rise = [max(0, *(e[0] + e[1] for e in k.deltas)) * len(k.members) for k in steps]
+    fall = [min(0, *(e[0] + e[1] for e in k.deltas)) * len(k.members) for k in steps]
+    rise_from = [sum(rise[i:]) for i in range(len(steps) + 1)]
+    fall_from = [sum(fall[i:]) for i in range(len(steps) + 1)]
+    majority_from = [any(k.effect.majority for k in steps[i:]) for i in range(len(steps) + 1)]
+    seats = [len(k.members) * (int(k.team == "outsider") + (k.add_teams.count("outsider") if k.team != "outsider" else 0))
+             for k in steps]
+    seats_from = [sum(seats[i:]) for i in range(len(steps) + 1)]
+
+    def normal(state: State, step: int) -> State | None:
         tfs, oss, tfc, osc, sm, sd, ne, mj, oa, rp, d = state
         if tfs + oss > MAX_PLAYERS or sm > _MAX_SETUP_MINIONS or sd > 1 or (ne and (sm or sd)) or (mj and sm):
             return None  # no player count has the seats for it (or no bag at all)
@@ -425,46 +443,81 @@ def _classes(pool: _Pool) -> list[_Choice]:
             d = (0, 0, 0, 0, 0)  # no evil characters: every count change is moot
         elif oa >= 0:
             d = (0, 0, d[2], d[3], d[4])  # any number of Outsiders: their changes are moot
+        else:
+            # the final Outsiders leave the Townsfolk seats (tfs, never fewer) free
+            room = MAX_PLAYERS - tfs
+            if d[1] + fall_from[step] > room and not mj and not majority_from[step]:
+                return None
+            low, high = -rise_from[step] - 2, room - fall_from[step]
+            # u only decides whether the base plus u reaches the final Outsider seats
+            d = (min(d[0], max(min(room, oss + seats_from[step]), 0)), min(max(d[1], low), high), d[2], d[3], d[4])
         return (tfs, oss, 0 if loose_tf else tfc, 0 if loose_os else osc, sm, sd, ne, mj, oa, rp, d)
 
-    def grow(layer: set[State], kind: _Kind) -> set[State]:
+    def grow(layer: set[State], kind: _Kind, step: int) -> set[State]:
         tf_add = int(kind.team == "townsfolk") + (kind.add_teams.count("townsfolk") if kind.team != "townsfolk" else 0)
         os_add = int(kind.team == "outsider") + (kind.add_teams.count("outsider") if kind.team != "outsider" else 0)
         tfc_add, osc_add = int(kind.team == "townsfolk"), int(kind.team == "outsider")
         sm_add, sd_add = int(kind.team == "minion"), int(kind.team == "demon")
         effect = kind.effect
+        changes = {(e[0], e[0] + e[1], e[2], e[3], e[4]) for e in kind.deltas}
         out: set[State] = set()
         for tfs, oss, tfc, osc, sm, sd, ne, mj, oa, rp, d in layer:
             oa2 = max(oa, effect.outsiders_any) if effect.outsiders_any is not None else oa
-            for e in kind.deltas:
+            for e in changes:
                 state = normal((tfs + tf_add, oss + os_add, tfc + tfc_add, osc + osc_add, sm + sm_add, sd + sd_add,
                                 ne or effect.no_evil, mj or effect.majority, oa2, rp | kind.repeats,
-                                (d[0] + e[0], d[1] + e[1], d[2] + e[2], d[3] + e[3], d[4] + e[4])))
+                                (d[0] + e[0], d[1] + e[1], d[2] + e[2], d[3] + e[3], d[4] + e[4])), step)
                 if state is not None:
                     out.add(state)
         return out
 
-    states = {s for s in map(normal, states) if s is not None}
-    for kind in (*good, *minions, *demons):
+    states = {s for s in (normal((*s[:10], (s[10][0], s[10][0] + s[10][1], *s[10][2:])), 0) for s in states)
+              if s is not None}
+    work = 0
+    for step, kind in enumerate(steps):
         layer, grown = states, set(states)
         for _ in kind.members:
-            layer = grow(layer, kind)
+            layer = grow(layer, kind, step)
+            work += len(layer)
+            if work > MAX_CLASS_STATES:
+                return None  # past the budget: the caller falls back to bounds
             if not layer:
                 break
             grown |= layer
         states = grown
     merged: dict[tuple[Any, ...], set[_Delta]] = {}
     for s in states:
-        up, down = s[10][:2]
+        up, net = s[10][:2]
         if s[8] < 0 and up >= s[1]:  # the Outsiders are raised to the seats anyway: only the sum counts
-            up, down = max(s[1], up + down), up + down - max(s[1], up + down)
-        merged.setdefault(s[:10], set()).add((up, down, *s[10][2:]))
+            up = max(s[1], net)
+        merged.setdefault(s[:10], set()).add((up, net - up, *s[10][2:]))
     out = []
     for (tfs, oss, tfc, osc, sm, sd, ne, mj, oa, rp), deltas in merged.items():
         for plain_demon in ((True, False) if not sd and pool.plain["demon"] else (False,)):
             out.append(_Choice((), "plain" if plain_demon else "setup" if sd else "none", sm, tfs, oss, tfc, osc,
                                ne, mj, None if oa < 0 else oa, rp, frozenset(deltas)))
     return out
+
+
+def _bounds(pool: _Pool, players: int, base: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Ranges every bag is sure to fall in (some values may be out of reach), from each kind's
+    largest moves: what is left past MAX_CLASS_STATES. Linear in the kinds."""
+    kinds = [k for k in pool.kinds if not k.missing_adds]
+
+    def most(part: Callable[[_Delta], int], up: bool) -> int:
+        pick = max if up else min
+        return sum(len(k.members) * pick(0, *(part(e) for e in k.deltas)) for k in kinds)
+
+    free_evil = any(k.effect.no_evil or k.effect.majority for k in kinds)
+    any_outsiders = free_evil or any(k.effect.outsiders_any is not None for k in kinds)
+    seats = sum(len(k.members) * (int(k.team == "outsider") + k.add_teams.count("outsider")) for k in kinds)
+    m_lo = 0 if free_evil else max(0, base["minions"] + most(lambda e: e[2], False))
+    m_hi = min(players, base["minions"] + most(lambda e: e[2], True))
+    d_hi = players - 1 if any(k.effect.majority for k in kinds) else \
+        min(players, base["demons"] + most(lambda e: e[3] + e[4], True))
+    o_hi = players if any_outsiders else min(players, max(base["outsiders"] + most(lambda e: e[0], True), seats))
+    return {"townsfolk": (max(0, players - o_hi - m_hi - d_hi), players - m_lo),
+            "outsiders": (0, o_hi), "minions": (m_lo, m_hi), "demons": (0, d_hi)}
 
 
 # -- the bags at one player count ----------------------------------------------------------------
@@ -709,7 +762,9 @@ def setup_table(characters: Sequence[Character], db: Database, players: int | No
     pool = _pool(characters, db)
     selections = _selection_count(pool)
     detailed = selections <= MAX_SELECTIONS
-    choices: list[_Choice] = list(_choices(pool)) if detailed else _classes(pool)
+    classes = None if detailed else _classes(pool)
+    exact = detailed or classes is not None
+    choices: list[_Choice] = list(_choices(pool)) if detailed else classes or []
     groups = _grouped(choices)
     counts = PLAYER_COUNTS if players is None else (players,)
     modifiers = _modifiers(characters)
@@ -718,6 +773,10 @@ def setup_table(characters: Sequence[Character], db: Database, players: int | No
     rows = []
     for n in counts:
         base = db.base_setup[n]
+        if not exact:
+            rows.append(SetupRow(n, dict(base), _bounds(pool, n, base), True, modifiers, unmodelled, (), (), (),
+                                 False, None, exact=False))
+            continue
         counter = _Counter(n, base, pool)
         for group in groups:
             counter.add(group)

@@ -19,7 +19,7 @@ from scriptforge.paths import SCHEMAS_DIR
 from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
 from scriptforge.rules.night import missing_from_meta
-from scriptforge.rules.setup import MAX_SELECTIONS, SetupRow
+from scriptforge.rules.setup import MAX_CLASS_STATES, MAX_SELECTIONS, SetupRow
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
@@ -287,13 +287,20 @@ def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") 
                        f"but only {available} of the script's can be in it")
         out.append(finding(code, message, None, **data))
     summarised = [row.players for row in table if not row.detailed]
-    if summarised:
+    if summarised and all(row.exact for row in table):
         out.append(finding("setup-summarised", f"the script's setup characters make too many selections to check "
                                                f"one by one (more than {MAX_SELECTIONS:,}): the setup table's ranges "
                                                f"and verdict are exact, but which setup character cannot be in play "
                                                f"and which options are forced is not checked" +
                            ("" if table[0].listable else "; the bags are not listed"), None,
-                           players=summarised, limit=MAX_SELECTIONS))
+                           players=summarised, limit=MAX_SELECTIONS, exact=True))
+    elif summarised:
+        out.append(finding("setup-summarised", f"the script's setup characters are too many to count exactly "
+                                               f"(more than {MAX_CLASS_STATES:,} classes of selections): the setup "
+                                               f"table's ranges are bounds every bag falls in, not every value need "
+                                               f"be reachable, and whether each count can be filled is not checked; "
+                                               f"the bags are not listed", None,
+                           players=summarised, limit=MAX_CLASS_STATES, exact=False))
     return out + unmodelled_findings(script)
 
 
