@@ -143,7 +143,7 @@ def forced_notes(row: "SetupRow", names: dict[str, str], db: "Database", lang: s
 
 
 def setup_document(analysis: "Analysis", rows: Sequence["SetupRow"], travellers: int = 0,
-                   bags: bool = False) -> list[dict]:
+                   bags: bool = False) -> list[dict[str, object]]:
     """`setup --format json`: one object per row, with the `validate` findings about that count
     (`findings`), and its bags when `bags`."""
     out = []

@@ -192,8 +192,14 @@ def _repeats(effect: SetupEffect | None, team: str) -> frozenset[str]:
 
 
 def _demon_token(effect: SetupEffect, team: str) -> bool:
-    """Whether the character's Demon token is in the bag (`bag-disabled` on a Demon: it is not)."""
-    return effect.demon_token and not (team == "demon" and "bag-disabled" in effect.selection)
+    """Whether the character's Demon token is in the bag (the data says so: Lil' Monsta's is not)."""
+    return effect.demon_token
+
+
+def _stand_in(effect: SetupEffect, team: str) -> str | None:
+    """The token shown instead of the character's own: the data's (the Drunk: a Townsfolk), else
+    for a `bag-disabled` character (never dealt) one of its own team."""
+    return effect.bag_token or (team if "bag-disabled" in effect.selection else None)
 
 
 @dataclass(frozen=True)
@@ -247,8 +253,9 @@ def _pool(characters: Sequence[Character], db: Database) -> _Pool:
             if ch.team in PLAYER_TEAMS:
                 pool.plain[ch.team] += 1
             if effect is not None:
-                if effect.bag_token:
-                    pool.neutral_tokens.setdefault(ch.team, []).append(effect.bag_token)
+                token = _stand_in(effect, ch.team)
+                if token:
+                    pool.neutral_tokens.setdefault(ch.team, []).append(token)
                 if effect.extra_copies and ch.team == "townsfolk":
                     pool.copies = max(pool.copies, effect.extra_copies[1])
                 repeats |= _repeats(effect, ch.team)  # Fabled and Loric are in play; plain ones fill their team
@@ -584,6 +591,8 @@ def _shortages(choice: _Choice, counts: Counts, pool: _Pool) -> tuple[tuple[str,
         tokens += pool.neutral_tokens.get("townsfolk", [])
     tf_need += tokens.count("townsfolk")
     os_need += tokens.count("outsider")
+    if tokens.count("minion") and not out:  # a never-dealt Minion is shown another Minion
+        out.append(("minion", minions + tokens.count("minion"), pool.plain["minion"] + choice.setup_minions))
     # repeats are settled after the tokens are counted (the Pope and the Drunk)
     if "townsfolk" in repeats and (pool.plain["townsfolk"] or choice.tf_chosen):
         tf_have = max(tf_have, tf_need + tokens.count("good"))

@@ -206,7 +206,8 @@ def team_counts(script: "Script") -> dict[str, int]:
     return counts
 
 
-def _players_text(players: list[int]) -> str:
+def _players_text(players: Sequence[object]) -> str:
+    """"9", "9 and 12", "9, 12 and 15" (numbers or names)."""
     items = [str(p) for p in players]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -216,9 +217,13 @@ def _too_small(row: SetupRow, counts: dict[str, int]) -> bool:
     return any((1 if team == "demon" else row.base[COUNT_KEYS[team]]) > counts[team] for team in PLAYER_TEAMS)
 
 
-def _english_name(script: "Script", db: "Database", char_id: str) -> str:
-    ch = script.get(char_id) or db.characters.get(char_id)
-    return ch.name(official()) if ch else char_id
+def _english_name(script: "Script", db: "Database", char_ids: str) -> str:
+    """The English name; a kind of several characters ("a/b") is each name, joined by "/"."""
+    names = []
+    for char_id in char_ids.split("/"):
+        ch = script.get(char_id) or db.characters.get(char_id)
+        names.append(ch.name(official()) if ch else char_id)
+    return "/".join(names)
 
 
 def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") -> list[Finding]:
