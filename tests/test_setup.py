@@ -405,3 +405,26 @@ def test_validate_and_setup_never_disagree_over_the_corpus(official):
         assert cannot == unfillable, path.name
         assert not said.get("team-too-small", set()) & said.get("setup-impossible", set()), path.name
         assert not (said.get("setup-shortfall", set()) | said.get("setup-forced-choice", set())) & unfillable, path.name
+
+
+def test_script_analysis_like_the_official_tool(official):
+    teensy = ["chef", "noble", "clockmaker", "librarian", "washerwoman", "empath", "recluse", "saint",
+              "poisoner", "spy", "imp"]
+    report = validate_data(teensy, official)
+    codes = [f.code for f in report.findings]
+    assert "team-advice" not in codes  # 6 / 2 / 2 / 1: a usual Teensyville script
+    assert "no-outsider-modification" in codes and "sheet-too-full" not in codes
+    report = validate_data([*teensy[:-1], "baron", "imp"], official)
+    assert "no-outsider-modification" not in [f.code for f in report.findings]
+    assert [f.data for f in report.findings if f.code == "team-advice"] == [
+        {"team": "minion", "count": 3, "usual": [2, 2], "kind": "teensyville"}]
+    big = validate_data([*TOWNSFOLK, "king", "chambermaid", *OUTSIDERS, "drunk", *MINIONS, "baron", "imp", "fanggu",
+                         "vigormortis", "nodashii", "pukka"], official)
+    by_code = {f.code: f for f in big.findings}
+    assert by_code["sheet-too-full"].data == {"characters": 29, "one_sheet": 25}
+    advice = [f.message for f in big.findings if f.code == "team-advice"]
+    assert advice == ["15 Townsfolk: more than a standard script usually has (13)",
+                      "5 Outsiders: more than a standard script usually has (4)",
+                      "5 Demons: more than a standard script usually has (4)"]
+    meta = validate_data([{"id": "_meta", "name": "Big teensy", "teensyville": True}, *TOWNSFOLK, "imp"], official)
+    assert {f.data["kind"] for f in meta.findings if f.code == "team-advice"} == {"teensyville"}

@@ -23,6 +23,7 @@ from scriptforge.rules.setup import MAX_CLASS_STATES, MAX_SELECTIONS, SetupRow
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
+    from scriptforge.model import SetupEffect
     from scriptforge.database import Database
     from scriptforge.script import Script
 
@@ -79,6 +80,7 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
     findings += length_findings(script.document)
     findings += analysis.night.problems
     findings += count_findings(script, analysis.setup, analysis.db)
+    findings += advice_findings(script, analysis.db)
     findings += companion_findings(script)
     findings += jinx_findings(analysis.jinxes)
     findings += outdated_jinxes(script, analysis.db)
@@ -307,6 +309,50 @@ def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") 
                                                f"the bags are not listed", None,
                            players=summarised, limit=MAX_CLASS_STATES, exact=False))
     return out + unmodelled_findings(script)
+
+
+def advice_findings(script: "Script", db: "Database") -> list[Finding]:
+    """The script analysis of the official script tool (FACTS.md 9), as info: each team against
+    the usual size for the script's kind (standard or Teensyville; data/setup.yaml), no
+    character that changes the Outsider count, more characters than one sheet holds."""
+    from scriptforge.describe import count_phrase
+    from scriptforge.rules.script_kind import is_teensyville
+
+    advice = db.script_advice
+    if not advice:
+        return []
+    counts = team_counts(script)
+    kind = "teensyville" if is_teensyville(script.meta, script.characters) else "standard"
+    lang = official()
+    out = []
+    for team in PLAYER_TEAMS:
+        lo, hi = advice[kind][team]
+        have = counts[team]
+        if lo <= have <= hi:
+            continue
+        usual = str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
+        what = "more" if have > hi else "fewer"
+        out.append(finding("team-advice", f"{count_phrase(have, team, db, lang)}: {what} than a {kind} script "
+                                          f"usually has ({usual})", None,
+                           team=team, count=have, usual=[lo, hi], kind=kind))
+    if counts["outsider"] and not any(_moves_outsiders(ch.setup) for ch in script.characters
+                                      if ch.team in (*PLAYER_TEAMS, "fabled", "loric")):
+        out.append(finding("no-outsider-modification", "no character on the script changes the Outsider count: "
+                                                       "the players can always work out how many Outsiders there are",
+                           None))
+    players = sum(counts[t] for t in PLAYER_TEAMS)
+    if players > advice["one_sheet"]:
+        out.append(finding("sheet-too-full", f"{players} characters: more than one sheet holds at full size "
+                                             f"({advice['one_sheet']}); the sheet is printed smaller or on more pages",
+                           None, characters=players, one_sheet=advice["one_sheet"]))
+    return out
+
+
+def _moves_outsiders(effect: "SetupEffect | None") -> bool:
+    if effect is None:
+        return False
+    return (effect.choices("outsiders") != (0,) or effect.choices("townsfolk") != (0,)
+            or effect.outsiders_any is not None or effect.no_evil or effect.majority or bool(effect.adds))
 
 
 def unmodelled_findings(script: "Script") -> list[Finding]:
