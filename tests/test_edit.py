@@ -73,7 +73,7 @@ def test_new_writes_meta_first_then_ids(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text()) == [{"id": "_meta", "name": "Mine", "author": "Me"},
                                            "clockmaker", "lilmonsta", "fanggu"]
-    assert "teams: 1 townsfolk, 2 demon" in result.output
+    assert "teams: 1 Townsfolk, 2 Demons" in result.output
     again = run(runner, "new", out, "--name", "Mine")
     assert again.exit_code == 1 and "already exists" in again.output
 

@@ -237,8 +237,8 @@ def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") 
     from scriptforge.describe import count_phrase, option_phrase
 
     counts = team_counts(script)
-    out = [finding("team-counts", ", ".join(f"{n} {t}" for t, n in counts.items() if n) or "no characters",
-                   None, **counts)]
+    out = [finding("team-counts", ", ".join(count_phrase(n, t, db, official()) for t, n in counts.items() if n)
+                   or "no characters", None, **counts)]
     groups: dict[tuple[Any, ...], list[int]] = {}
     who: dict[tuple[Any, ...], set[str]] = {}
     lang = official()  # findings are in English
