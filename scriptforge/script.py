@@ -151,6 +151,8 @@ class _Reader:
         self.jinxes: list[Jinx] = []
         self.overridden: set[str] = set()
         self.meta: dict[str, Any] | None = None
+        self._repeats: dict[str, int] = {}  # id -> index of its duplicate-character finding
+        self._found: dict[str, Character] = {}  # spelling -> character, for repeated string entries
 
     def read(self, data: list[Any]) -> Script:
         for index, item in enumerate(data):
@@ -173,13 +175,29 @@ class _Reader:
 
     def _add(self, ch: Character, path: str) -> bool:
         if ch.id in self.paths:
-            self.problems.append(finding(
-                "duplicate-character", f"'{ch.id}' is listed more than once (first at {self.paths[ch.id]})",
-                path, id=ch.id, first=self.paths[ch.id]))
+            self._duplicate(ch.id, path)
             return False
         self.characters.append(ch)
         self.paths[ch.id] = path
         return True
+
+    def _duplicate(self, char_id: str, path: str) -> None:
+        """Every repeat of an id is one finding (its first repeat's place), however many there are:
+        a script with thousands of copies gets one line, in time linear in the entries."""
+        first = self.paths[char_id]
+        at = self._repeats.get(char_id)
+        if at is None:
+            self._repeats[char_id] = len(self.problems)
+            self.problems.append(finding(
+                "duplicate-character", f"'{char_id}' is listed more than once (first at {first})",
+                path, id=char_id, first=first, repeats=1))
+            return
+        old = self.problems[at]
+        repeats = old.data["repeats"] + 1
+        self.problems[at] = finding(
+            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}; {repeats + 1} times "
+                                   f"in all, the copies are left out)",
+            old.path, id=char_id, first=first, repeats=repeats)
 
     def _lookup(self, name: str, path: str) -> Character | None:
         found = self.db.find(name) if name.strip() else []
@@ -197,8 +215,12 @@ class _Reader:
     def _official(self, name: str, path: str) -> None:
         if name == "_meta":
             return
+        if name in self._found:  # the same spelling again: no second lookup
+            self._add(self._found[name], path)
+            return
         ch = self._lookup(name, path)
         if ch:
+            self._found[name] = ch
             self._add(ch, path)
 
     def _object(self, item: dict[str, Any], path: str) -> None:

@@ -428,3 +428,20 @@ def test_script_analysis_like_the_official_tool(official):
                       "5 Demons: more than a standard script usually has (4)"]
     meta = validate_data([{"id": "_meta", "name": "Big teensy", "teensyville": True}, *TOWNSFOLK, "imp"], official)
     assert {f.data["kind"] for f in meta.findings if f.code == "team-advice"} == {"teensyville"}
+
+
+def test_thousands_of_duplicates_are_one_finding_and_homebrew_order_is_kept(db):
+    from scriptforge.rules.order import sheet_order
+
+    script = script_from_data(["imp", *["monk"] * 3000, "chef", {"id": "chef"}], db)
+    dupes = [f for f in script.problems if f.code == "duplicate-character"]
+    assert [(f.data["id"], f.data["repeats"], f.path) for f in dupes] == [("monk", 2999, "/2"), ("chef", 1, "/3002")]
+    assert "3000 times in all" in dupes[0].message
+    # homebrew placed by the rule among official characters, in key order, ties in key order
+    entries = ["chef", "librarian", "empath", "monk",
+               hb("hb1", "townsfolk", "You start knowing a secret."), hb("hb2", "townsfolk", "Each night, hum."),
+               hb("hb3", "townsfolk", "Each night, choose a player: you learn a lot about them."),
+               hb("hb4", "townsfolk", "Zzz.")]
+    order = [c.id for c in sheet_order(script_from_data(entries, db))]
+    # "You start knowing" (shortest first), then "Each night" by length, unmatched last
+    assert order == ["hb1", "chef", "librarian", "hb2", "hb3", "empath", "monk", "hb4"]
