@@ -195,8 +195,8 @@ class _Reader:
         old = self.problems[at]
         repeats = old.data["repeats"] + 1
         self.problems[at] = finding(
-            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}; {repeats + 1} times "
-                                   f"in all, the copies are left out)",
+            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}), {repeats + 1} times "
+                                   f"in all; the copies are left out",
             old.path, id=char_id, first=first, repeats=repeats)
 
     def _lookup(self, name: str, path: str) -> Character | None:

@@ -89,6 +89,8 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
         lines.append(f"{row.players:>7}  {cells}".rstrip())
     lines.append(words["setup_table_note"])
     names = {c.id: c.name(lang) for c in characters}
+    if any(not r.exact for r in rows):
+        lines.append(str(db.word(lang, "setup", "bounds")))
     unfillable = [r.players for r in rows if not r.feasible]
     if unfillable:
         lines.append(words["setup_unfillable"].format(players=_players_list(unfillable)))
@@ -113,8 +115,9 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
         if not row.listable:
             from scriptforge.rules.setup import MAX_LISTED
 
-            lines.append(str(db.word(lang, "setup", "unlisted")).format(limit=f"{MAX_LISTED:,}"))
-            return "\n".join(lines)
+            if row.exact:
+                lines.append(str(db.word(lang, "setup", "unlisted")).format(limit=f"{MAX_LISTED:,}"))
+            return "\n".join(lines).rstrip()
         lines.append(words["setup_bags"].format(players=row.players))
         for bag in row.bags:
             counts = " · ".join(_count_words(n, team, db, lang) for n, team in zip(bag.counts, PLAYER_TEAMS))
