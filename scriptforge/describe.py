@@ -91,4 +91,13 @@ def option_phrase(option: dict[str, int], db: "Database", lang: str) -> str:
     if not parts:
         team = _TEAM_OF.get(next(iter(option), "outsiders"), "outsider")
         parts.append(str(db.word(lang, "setup", "option_none")).format(team=db.team_name(team, lang)))
-    return str(db.word(lang, "setup", "and")).join(parts)
+    return joined(parts, db, lang)
+
+
+def joined(items: list[str], db: "Database", lang: str) -> str:
+    """"A", "A and B", "A and B and C" with the `and` template of ui.yaml (Korean: "A, B")."""
+    form = str(db.word(lang, "setup", "and"))
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = form.format(first=out, second=item)
+    return out

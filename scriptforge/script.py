@@ -190,14 +190,15 @@ class _Reader:
             self._repeats[char_id] = len(self.problems)
             self.problems.append(finding(
                 "duplicate-character", f"'{char_id}' is listed more than once (first at {first})",
-                path, id=char_id, first=first, repeats=1))
+                path, id=char_id, first=first, repeats=1, copies=[path]))
             return
         old = self.problems[at]
-        repeats = old.data["repeats"] + 1
+        copies = old.data["copies"]
+        copies.append(path)  # in place: thousands of copies stay linear
         self.problems[at] = finding(
-            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}), {repeats + 1} times "
-                                   f"in all; the copies are left out",
-            old.path, id=char_id, first=first, repeats=repeats)
+            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}), {len(copies) + 1} "
+                                   f"times in all; the copies are left out",
+            old.path, id=char_id, first=first, repeats=len(copies), copies=copies)
 
     def _lookup(self, name: str, path: str) -> Character | None:
         found = self.db.find(name) if name.strip() else []

@@ -128,7 +128,7 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
 
 def forced_notes(row: "SetupRow", names: dict[str, str], db: "Database", lang: str) -> list[str]:
     """One sentence per forced choice at the row's player count, in `lang` (ui.yaml words)."""
-    from scriptforge.describe import count_phrase, option_phrase
+    from scriptforge.describe import count_phrase, joined, option_phrase
 
     def name(ids: str) -> str:  # a kind of several characters: "A/B"
         return "/".join(names.get(i, i) for i in ids.split("/"))
@@ -138,7 +138,7 @@ def forced_notes(row: "SetupRow", names: dict[str, str], db: "Database", lang: s
         single = len(forced.allowed) == 1
         option = option_phrase(dict(forced.allowed[0] if single else forced.refused), db, lang)
         form = ("forced" if single else "refused") + ("" if forced.others else "_alone")
-        others = str(db.word(lang, "setup", "and")).join(name(o) for o in forced.others)
+        others = joined([name(o) for o in forced.others], db, lang)
         out.append(str(db.word(lang, "setup", form)).format(
             players=row.players, others=others, name=name(forced.character), option=option,
             need=count_phrase(forced.gap.needed, forced.gap.team, db, lang), available=forced.gap.available))
