@@ -14,7 +14,7 @@ from scriptforge.database import load_database
 from scriptforge.errors import InputError
 from scriptforge.packs import import_pack
 from scriptforge.rules.setup import COUNTS, setup_table
-from scriptforge.rules.validate import validate_data
+from scriptforge.analysis import validate_data
 from scriptforge.script import read_script, script_from_data
 
 from tests.conftest import EXAMPLES, shared_path

@@ -37,10 +37,12 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import combinations, product
 from math import comb, prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scriptforge.database import Database
 from scriptforge.model import PLAYER_TEAMS, Character, SetupEffect
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
 
 PLAYER_COUNTS = tuple(range(5, 16))
 MAX_PLAYERS = PLAYER_COUNTS[-1]
@@ -225,7 +227,7 @@ class _Pool:
     repeats: frozenset[str] = frozenset()  # teams that may always repeat (a Loric's mark, a plain bag-duplicate)
 
 
-def _team(char_id: str, chars: dict[str, Character], db: Database) -> str | None:
+def _team(char_id: str, chars: dict[str, Character], db: "Database") -> str | None:
     ch = chars.get(char_id) or db.characters.get(char_id)
     return ch.team if ch else None
 
@@ -239,7 +241,7 @@ def _shapes(effect: SetupEffect, team: str, add_teams: tuple[str, ...]) -> bool:
             or (team in PLAYER_TEAMS and bool(_repeats(effect, team) - {team})))
 
 
-def _pool(characters: Sequence[Character], db: Database) -> _Pool:
+def _pool(characters: Sequence[Character], db: "Database") -> _Pool:
     chars = {c.id: c for c in characters}
     pool = _Pool()
     repeats: set[str] = set()
@@ -764,7 +766,7 @@ def _listing(choices: Callable[[], Iterator[_Choice]], players: int, base: dict[
     return spell_out
 
 
-def setup_table(characters: Sequence[Character], db: Database, players: int | None = None) -> list[SetupRow]:
+def setup_table(characters: Sequence[Character], db: "Database", players: int | None = None) -> list[SetupRow]:
     """The setup table of a script's characters: one SetupRow per player count 5–15 (or just
     `players`), each with its ranges and verdict; its bags are spelled out when asked
     (`row.bags`). (Travellers are never in the bag.)"""
