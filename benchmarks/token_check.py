@@ -97,7 +97,8 @@ def shapes(page, height_pt: float):
 
 
 def glyphs(page, height_pt: float):
-    """(char, its em box's corners in mm from the top left) for every glyph of the text layer."""
+    """(char, its em box's corners in mm from the top left) for every glyph of the text layer
+    (the line breaks pdfium generates are left out: a new line is found by position)."""
     import pypdfium2.raw as raw
 
     from scriptforge.render.measure import width_em
@@ -107,7 +108,9 @@ def glyphs(page, height_pt: float):
     try:
         for i in range(text.count_chars()):
             char = chr(raw.FPDFText_GetUnicode(text.raw, i))
-            if char.isspace() or raw.FPDFText_IsGenerated(text.raw, i) == 1:
+            if raw.FPDFText_IsGenerated(text.raw, i) == 1 and char != " ":
+                continue  # pdfium's line breaks (it sees a new line at every glyph of a lone row)
+            if char.isspace():
                 out.append((char, []))
                 continue
             size = raw.FPDFText_GetFontSize(text.raw, i)
@@ -116,6 +119,7 @@ def glyphs(page, height_pt: float):
             x, y = ctypes.c_double(), ctypes.c_double()
             raw.FPDFText_GetCharOrigin(text.raw, i, ctypes.byref(x), ctypes.byref(y))
             scale = math.hypot(matrix.a, matrix.b) or 1.0
+            size *= scale  # the font size is in the text's own units (the SVG's mm), the matrix makes them points
             ux, uy = matrix.a / scale, matrix.b / scale  # the glyph's baseline direction
             vx, vy = -uy, ux  # its up direction (PDF y goes up)
             advance = width_em(char) * size
@@ -170,8 +174,8 @@ def measure(pdf: Path, expected: dict, paper_mm: tuple[float, float]) -> Measure
                 for x2, y2, d2 in cuts[i + 1:]:
                     if math.hypot(x1 - x2, y1 - y2) < d1 / 2 + d2 / 2 + 2 * bleed - 1e-3:
                         result.defects.append(("overlap", f"page {index + 1}: ({x1:.1f}, {y1:.1f}) and ({x2:.1f}, {y2:.1f})"))
-            pieces: list[str] = []  # the text layer's words, split where the token or a space changes
-            token, piece = None, ""
+            pieces: list[str] = []  # the text layer's words: a new one at a space, another token or a new line
+            token, piece, end = None, "", (0.0, 0.0)
             for char, corners in glyphs(page, height_pt):
                 if not corners:
                     pieces.append(piece)
@@ -181,10 +185,12 @@ def measure(pdf: Path, expected: dict, paper_mm: tuple[float, float]) -> Measure
                 k = min(range(len(cuts)), key=lambda n: math.hypot(cuts[n][0] - cx, cuts[n][1] - cy)) if cuts else -1
                 if k < 0 or any(math.hypot(px - cuts[k][0], py - cuts[k][1]) > cuts[k][2] / 2 for px, py in corners):
                     result.defects.append(("outside", f"page {index + 1}: '{char}'"))
-                if k != token:
+                size = math.hypot(corners[3][0] - corners[0][0], corners[3][1] - corners[0][1])
+                if k != token or math.hypot(corners[0][0] - end[0], corners[0][1] - end[1]) > 0.15 * size:  # a space, or a new line
                     pieces.append(piece)
                     token, piece = k, ""
                 piece += char
+                end = corners[1]
             pieces.append(piece)
             allowed = expected["words"][index - 1] if index - 1 < len(expected["words"]) else set()
             for piece in pieces:
