@@ -241,8 +241,9 @@ def fit_label(parts: list[tuple[str, float]], size: float, top: float, bottom: f
             for block in _arrangements(parts, s, allow_break):
                 if block.height > bottom - top:
                     continue
-                # centred in the room, else as high as it goes (the circle is widest at the top)
-                for y in ((top + bottom - block.height) / 2, top):
+                # centred in the room, else as little above that as it needs (the circle is wider higher up)
+                centred = (top + bottom - block.height) / 2
+                for y in (centred - (centred - top) * i / 6 for i in range(7)):
                     if _fits(block, y, radius):
                         return block, y, s
     return None
