@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from scriptforge.analysis import Analysis
 from scriptforge.errors import InputError
 from scriptforge.model import TEAMS, Character
-from scriptforge.names import normalize_id
+from scriptforge.ids import normalize_id
 
 #: The editions of the boxed game, in the box's order (the `edition` ids of the official data).
 BOXED_EDITIONS = ("tb", "bmr", "snv")

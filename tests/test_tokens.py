@@ -11,7 +11,7 @@ import pypdfium2.raw as raw
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.names import normalize_id
+from scriptforge.ids import normalize_id
 from scriptforge.render.token_layout import PAPER_MM, PRINTABLE_MARGIN_MM, Kind, area, layout, packing
 from scriptforge.render.tokens import fit_label, splits
 

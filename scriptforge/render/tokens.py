@@ -24,6 +24,7 @@ from pathlib import Path
 
 from scriptforge.analysis import Analysis
 from scriptforge.errors import InputError
+from scriptforge.ids import token_id
 from scriptforge.languages import fallback_chain, split_pair
 from scriptforge.model import TEAMS, Character
 from scriptforge.render.measure import width_em
@@ -344,9 +345,7 @@ def _names(ch: Character, lang: str, second: str | None) -> _Texts:
 def reminder_label(db, token: str, lang: str) -> tuple[str, str | None]:
     """(label, its language) of a reminder token in `lang`, else along the fallbacks; a homebrew
     character's token is its own label, looked up by its id form where the data has that label."""
-    from scriptforge.packs import slug
-
-    for key in dict.fromkeys((token, slug(token))):
+    for key in dict.fromkeys((token, token_id(token))):
         for code in fallback_chain(lang):
             label = db.reminder_labels.get(code, {}).get(key)
             if label:
