@@ -13,7 +13,7 @@ import pytest
 from scriptforge.cli import main
 from scriptforge.ids import normalize_id
 from scriptforge.render.token_layout import PAPER_MM, PRINTABLE_MARGIN_MM, Kind, area, layout, packing
-from scriptforge.render.tokens import fit_label, splits
+from scriptforge.render.tokens import balanced, fit_label
 
 from .conftest import EXAMPLES, shared_path
 
@@ -162,7 +162,9 @@ def test_labels_shrink_before_they_break_and_never_break_a_word():
     block, _, size = fit_label([(long, 1.0)], 3.25, -2.0, radius, radius)
     assert len(block.lines) > 1  # too long for one line even at 72 %: broken, at spaces only
     assert " ".join(text for text, _ in block.lines) == long
-    assert [["a", "b c"], ["a b", "c"]] == [[*s] for s in splits(["a", "b", "c"], 2)]
+    assert balanced(["Minions", "Not", "Nominated"], 2) == ["Minions Not", "Nominated"]
+    lines = balanced(["x"] * 150, 4)  # quick, even for 150 words
+    assert len(lines) == 4 and max(len(line.split()) for line in lines) == 38 and " ".join(lines) == " ".join(["x"] * 150)
 
 
 # -- layout --------------------------------------------------------------------------------------

@@ -202,17 +202,30 @@ class Block:
 
 
 LINE = 1.16  # line height, in sizes
+MAX_LINES = 4
 
 
-def splits(words: list[str], count: int) -> list[list[str]]:
-    """`words` in `count` lines (every way to break between words)."""
-    if count == 1:
-        return [[" ".join(words)]]
-    out = []
-    for i in range(1, len(words) - count + 2):
-        for rest in splits(words[i:], count - 1):
-            out.append([" ".join(words[:i]), *rest])
-    return out
+def balanced(words: list[str], count: int) -> list[str]:
+    """`words` in `count` lines (breaking only between words) with the widest line as narrow as
+    it can be; fewer lines where there are fewer words."""
+    count = max(1, min(count, len(words)))
+    widths = [width_em(w) for w in words]
+    space = width_em(" ")
+
+    def line(i: int, j: int) -> float:  # words i..j-1 on one line
+        return sum(widths[i:j]) + space * (j - i - 1)
+
+    # best[k][i]: (the widest line, breaks) setting words i.. in k lines
+    best: list[dict[int, tuple[float, tuple[int, ...]]]] = [{} for _ in range(count + 1)]
+    n = len(words)
+    for i in range(n):
+        best[1][i] = (line(i, n), ())
+    for k in range(2, count + 1):
+        for i in range(n - k + 1):
+            best[k][i] = min((max(line(i, j), best[k - 1][j][0]), (j, *best[k - 1][j][1]))
+                             for j in range(i + 1, n - k + 2))
+    breaks = (0, *best[count][0][1], n) if n else (0, 0)
+    return [" ".join(words[a:b]) for a, b in zip(breaks, breaks[1:])]
 
 
 def _fits(block: Block, top: float, radius: float) -> bool:
@@ -255,8 +268,8 @@ def _arrangements(parts: list[tuple[str, float]], size: float, allow_break: bool
     options: list[list[list[str]]] = []
     for text, _ in parts:
         words = text.split()
-        counts = range(1, min(len(words), 4) + 1) if allow_break else (1,)
-        options.append([lines for n in counts for lines in splits(words, n)] or [[""]])
+        counts = range(1, min(len(words), MAX_LINES) + 1) if allow_break else (1,)
+        options.append([balanced(words, n) for n in counts] or [[""]])
     combos: list[list[list[str]]] = [[]]
     for option in options:
         combos = [c + [o] for c in combos for o in option]
