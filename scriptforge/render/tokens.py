@@ -56,12 +56,36 @@ class Run:
         return "".join(self.chars)
 
 
+ART = "#f4ecd6"  # the tokens' background
+NIGHT = "#27325a"
+SETUP = "#d2731c"
+PIP = "#5a4a2a"
+
+
 @dataclass
 class Mark:
     kind: str  # first_night | other_nights | reminder | setup
     x: float
     y: float
     r: float
+
+    def shapes(self) -> list[tuple]:
+        """What draws the mark: ("circle", x, y, r, colour) and ("path", d, colour) items, in order.
+        First night: a crescent opening to the right; other nights: one opening to the left with a
+        star; setup: a diamond; a reminder: a pip."""
+        x, y, r = self.x, self.y, self.r
+
+        def circle(dx: float, dy: float, scale: float, colour: str) -> tuple:
+            return ("circle", round(x + dx * r, 3), round(y + dy * r, 3), round(scale * r, 3), colour)
+
+        if self.kind == "first_night":
+            return [circle(0, 0, 1, NIGHT), circle(0.45, -0.3, 0.82, ART)]
+        if self.kind == "other_nights":
+            return [circle(0, 0, 1, NIGHT), circle(-0.45, -0.3, 0.82, ART), circle(-0.55, 0.45, 0.2, NIGHT)]
+        if self.kind == "setup":
+            d = f"M{x:.3f} {y - r:.3f}L{x + r:.3f} {y:.3f}L{x:.3f} {y + r:.3f}L{x - r:.3f} {y:.3f}Z"
+            return [("path", d, SETUP)]
+        return [circle(0, 0, 1, PIP)]
 
 
 @dataclass
@@ -77,7 +101,8 @@ class TokenView:
     icon: Icon
     icon_box: tuple[float, float, float]  # x, y (top left) and side of the picture's square
     monogram: Run
-    monogram_radius: float
+    monogram_radius: float  # the monogram's circle, centred at (x, icon_y)
+    icon_y: float
     texts: list[Run]
     marks: list[Mark] = field(default_factory=list)
     label: str = ""  # the printed text (name or label), for checks
@@ -402,7 +427,7 @@ def character_token(ch: Character, names: _Texts, placed: Placed, kind: Kind, im
     return TokenView(kind="character", id=ch.id, team=ch.team, x=cx, y=cy, radius=kind.radius,
                      art_radius=kind.art_radius, ticks=_ticks(placed, kind), icon=icon,
                      icon_box=(round(cx - side / 2, 3), round(icon_y - side / 2, 3), round(side, 3)),
-                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
+                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius, icon_y=round(icon_y, 3),
                      texts=texts, marks=marks, label=names.name)
 
 
@@ -431,7 +456,7 @@ def reminder_token(reminder: ReminderToken, owner: _Texts, labels: tuple[str, st
     return TokenView(kind="reminder", id=reminder.owner.id, team=reminder.owner.team, x=cx, y=cy,
                      radius=kind.radius, art_radius=kind.art_radius, ticks=_ticks(placed, kind), icon=icon,
                      icon_box=(round(cx - side / 2, 3), round(icon_y - side / 2, 3), round(side, 3)),
-                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
+                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius, icon_y=round(icon_y, 3),
                      texts=block_runs(block, y, cx, cy), label=first)
 
 
