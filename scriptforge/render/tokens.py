@@ -142,6 +142,7 @@ class TokenSheetView:
     legend: list[tuple[str, Mark]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     scale: float = 1.0
+    art_notice: str | None = None  # set by the renderer where official art is on the pages (printed on the cover)
 
     def tokens(self) -> list[TokenView]:
         return [t for page in self.pages for t in page]
