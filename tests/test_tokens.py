@@ -11,6 +11,7 @@ import pypdfium2.raw as raw
 import pytest
 
 from scriptforge.cli import main
+from scriptforge.glossary import variant_pattern
 from scriptforge.ids import normalize_id
 from scriptforge.render.token_layout import PAPER_MM, PRINTABLE_MARGIN_MM, Kind, area, layout, packing
 from scriptforge.render.tokens import balanced, fit_label
@@ -121,12 +122,14 @@ def test_circles_have_the_stated_diameter_on_a4_at_100_percent(size, diameters, 
 # -- text ------------------------------------------------------------------------------------------
 
 
-def test_korean_tokens_hold_names_labels_and_the_cover_counts(tmp_path):
+def test_korean_tokens_hold_names_labels_and_the_cover_counts(tmp_path, db):
     text = page_text(tokens([FTPD, "--lang", "ko"], tmp_path))
     for expected in ("시계공", "할머니", "현상금 사냥꾼", "능력 없음", "주정뱅이임", "캐릭터 토큰", "기록 토큰",
                      "점철되는 혼란", "이 스크립트에 새로 필요한 캐릭터"):
         assert expected in text, expected
     assert "Clockmaker" not in text
+    pattern, table = variant_pattern(db.glossary["ko"])  # the glossary's terms, never a variant of one
+    assert [m.group(0) for m in pattern.finditer(text)] == []
 
 
 def test_ko_en_tokens_carry_both_names(tmp_path):
