@@ -49,7 +49,6 @@ class Run:
     ys: tuple[float, ...]
     rotate: tuple[float, ...] | None
     size: float
-    colour: str = "#1e1b18"
 
     @property
     def text(self) -> str:
@@ -105,7 +104,6 @@ class TokenView:
     icon_y: float
     texts: list[Run]
     marks: list[Mark] = field(default_factory=list)
-    label: str = ""  # the printed text (name or label), for checks
 
 
 @dataclass
@@ -428,8 +426,9 @@ def character_token(ch: Character, names: _Texts, placed: Placed, kind: Kind, im
     return TokenView(kind="character", id=ch.id, team=ch.team, x=cx, y=cy, radius=kind.radius,
                      art_radius=kind.art_radius, ticks=_ticks(placed, kind), icon=icon,
                      icon_box=(round(cx - side / 2, 3), round(icon_y - side / 2, 3), round(side, 3)),
-                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius, icon_y=round(icon_y, 3),
-                     texts=texts, marks=marks, label=names.name)
+                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
+                     icon_y=round(icon_y, 3),
+                     texts=texts, marks=marks)
 
 
 def reminder_token(reminder: ReminderToken, owner: _Texts, labels: tuple[str, str | None], placed: Placed,
@@ -457,8 +456,9 @@ def reminder_token(reminder: ReminderToken, owner: _Texts, labels: tuple[str, st
     return TokenView(kind="reminder", id=reminder.owner.id, team=reminder.owner.team, x=cx, y=cy,
                      radius=kind.radius, art_radius=kind.art_radius, ticks=_ticks(placed, kind), icon=icon,
                      icon_box=(round(cx - side / 2, 3), round(icon_y - side / 2, 3), round(side, 3)),
-                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius, icon_y=round(icon_y, 3),
-                     texts=block_runs(block, y, cx, cy), label=first)
+                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
+                     icon_y=round(icon_y, 3),
+                     texts=block_runs(block, y, cx, cy))
 
 
 def _forced(text: str, size: float, top: float, radius: float) -> tuple[Block, float, float]:
@@ -481,7 +481,10 @@ def tokens_view(analysis: Analysis, tokens: TokenSet, sheet_lang: str, paper: st
     labels = labels_for(db, sheet_lang)
     character_kind = Kind("character", options.sizes[0], options.bleed)
     reminder_kind = Kind("reminder", options.sizes[1], options.bleed)
-    pages = layout([(character_kind, len(tokens.characters)), (reminder_kind, len(tokens.reminders))], paper)
+    try:
+        pages = layout([(character_kind, len(tokens.characters)), (reminder_kind, len(tokens.reminders))], paper)
+    except ValueError as exc:
+        raise InputError(f"--size, --bleed: {exc}") from None
     first_night = set(analysis.night.order("first_night"))
     other_nights = set(analysis.night.order("other_nights"))
     images = analysis.images
