@@ -91,7 +91,9 @@ def test_token_count_equals_the_count_from_the_data(name, official_ko, tmp_path)
     path = shared_path("reference", "official", "wc25", name, "script.json")
     roles = {r["id"]: r for r in json.loads(shared_path("reference", "official", "roles.json").read_text())}
     characters, reminders = data_count(json.loads(path.read_text()), roles)
-    circles = [c for page in cut_circles(tokens([path, "--pack", pack], tmp_path)) for c in page]
+    pdf = tokens([path, "--pack", pack, "--lang", "ko"], tmp_path)
+    assert "표식" in page_text(pdf)  # the pack's Korean labels (the test translation's) are printed
+    circles = [c for page in cut_circles(pdf) for c in page]
     by_size = {44: 0, 25: 0}
     for _, _, d in circles:
         by_size[min(by_size, key=lambda s: abs(s - d))] += 1
