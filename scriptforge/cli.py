@@ -731,7 +731,7 @@ def tokens(scripts, out, lang, paper, fmt, dpi, size, bleed, only, new_only, mir
 
     _render_scripts(scripts, out, lang, paper, fmt, dpi, False, False, icons_dir, allow_network, jobs,
                     suffix="-tokens", builder=build_tokens, only=only, new_only=new_only,
-                    options=token_options(size, bleed, mirror))
+                    token_options=token_options(size, bleed, mirror))
 
 
 # -- script builder commands

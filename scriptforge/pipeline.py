@@ -191,9 +191,10 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
 
 def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
                  paper: str = "a4", fmt: str = "pdf", only: tuple[str, ...] = (), new_only: bool = False,
-                 options=None, skip_unknown: bool = False) -> BuildResult:
+                 token_options=None, skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its token sheets (cover page, character and reminder tokens) and
-    write them to `target` (see `_resolved`); `options` is a ``render.tokens.TokenOptions``."""
+    write them to `target` (see `_resolved`); `token_options`: a ``render.tokens.TokenOptions``
+    (sizes, bleed, mirror)."""
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.tokens import token_set
 
@@ -202,7 +203,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     analysis = analyse(script, db)
-    view = tokens_view(analysis, token_set(analysis, only, new_only), lang, paper, options or TokenOptions())
+    view = tokens_view(analysis, token_set(analysis, only, new_only), lang, paper, token_options or TokenOptions())
     base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
     rendered = render_tokens(view, renderer, fmt, base_dir)
     result.warnings.extend(rendered.warnings)
