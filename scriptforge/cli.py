@@ -636,7 +636,7 @@ def _echo_written(written, pages, out) -> None:
 
 
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
-                    sheet=True, suffix=""):
+                    sheet=True, suffix="", builder=None, **extra):
     from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.pipeline import build_all, can_fork, script_files
     from scriptforge.render.outputs import output_format, output_target
@@ -651,7 +651,8 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     db = _db()
     renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
-                   skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
+                   skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, builder=builder,
+                   **(extra if builder else dict(back=back, night=night, sheet=sheet)))
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
                                item_show_func=lambda result: _shown(result.script.name) if result else "") as bar:
@@ -738,6 +739,54 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
         raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
     _render_scripts(script, out, lang, paper, fmt, dpi, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
+
+
+@main.command()
+@click.argument("scripts", nargs=-1, required=True)
+@click.option("-o", "--output", "out", type=click.Path(),
+              help="Output file ('-': standard output); a folder if it ends in / or several scripts are given. "
+                   "Default: <script>-tokens.pdf here.")
+@click.option("--lang", type=LANGS, default=_default("sheet"), show_default=True,
+              help="ko+en: the Korean name or label with the English one smaller, where both fit.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]),
+              help="pdf, html or png (one image per page). Default: the -o file's suffix, else pdf.")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True, help="Resolution of PNG output.")
+@click.option("--size", default="44/25", show_default=True, metavar="CHAR/REMINDER",
+              help="Cut diameters in mm of the character and reminder tokens: 44/25, 38/19, or any two numbers.")
+@click.option("--bleed", type=click.FloatRange(0, 5), default=1.0, show_default=True,
+              help="How far (mm) the art goes past the cut line.")
+@click.option("--only", multiple=True, metavar="TEAM|ID",
+              help="Only these teams or characters (repeatable or comma-separated); their reminders follow them.")
+@click.option("--new-only", is_flag=True, help="Only characters that are not in the boxed game (tb, bmr, snv).")
+@click.option("--mirror", is_flag=True, help="Mirror the token pages (for printing on the back of transparent film).")
+@click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
+@click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Scripts rendered at a time (worker processes forked after the first script).")
+@homebrew_option
+@skip_unknown_option
+@_fail_cleanly
+def tokens(scripts, out, lang, paper, fmt, dpi, size, bleed, only, new_only, mirror, icons_dir, allow_network, jobs):
+    """Print a script's character and reminder tokens: a cover page with the counts, then the tokens
+    packed on A4 or Letter with cut lines, crop marks and bleed, to print at 100 % and cut or punch.
+
+    One character token per character (Travellers and Fabled too), one reminder token per reminder
+    the data lists (repeats included) and the global reminders. Names curve along the lower edge.
+
+    \b
+    Example:
+        scriptforge tokens examples/faith-trust-and-pixie-dust.json --lang ko
+        scriptforge tokens script.json --size 38/19 --paper letter --new-only -o tokens.pdf
+        scriptforge tokens scripts/ -o tokens/ --lang ko+en --only townsfolk,outsider
+    """
+    from scriptforge.pipeline import build_tokens
+    from scriptforge.render.tokens import token_options
+
+    _render_scripts(scripts, out, lang, paper, fmt, dpi, False, False, icons_dir, allow_network, jobs,
+                    suffix="-tokens", builder=build_tokens, only=only, new_only=new_only,
+                    token_options=token_options(size, bleed, mirror))
 
 
 # -- script builder commands

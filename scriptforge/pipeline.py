@@ -116,9 +116,10 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
 
 def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jobs: int = 1,
               done: Callable[[BuildResult | Failure], None] = lambda result: None,
-              **options) -> list[BuildResult | Failure]:
-    """`build` every script in `paths`; the results in input order, a `Failure` for each script
-    that could not be built (the batch goes on: see scriptforge.batch); `done` is called after each.
+              builder: "Callable[..., BuildResult] | None" = None, **options) -> list[BuildResult | Failure]:
+    """`build` (or `builder`: `build_tokens`) every script in `paths`; the results in input order,
+    a `Failure` for each script that could not be built (the batch goes on: see scriptforge.batch);
+    `done` is called after each.
 
     With ``jobs`` > 1 (and where processes can be forked) the first script is built here, which
     loads the fonts, templates and CSS, and the others by ``jobs`` worker processes forked from
@@ -127,9 +128,10 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
     anything is written (``outputs.check_targets``).
     """
     check_targets([(path, targets(path, None)) for path in paths if str(path) != "-"])
+    make = builder or build
 
     def one(path: Path) -> BuildResult | Failure:
-        result = attempt(lambda p: build(p, db, renderer, target=targets, **options), path)
+        result = attempt(lambda p: make(p, db, renderer, target=targets, **options), path)
         done(result)
         return result
 
@@ -137,7 +139,7 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
         return [one(path) for path in paths]
     results = [one(paths[0])]
     global _forked_batch
-    _forked_batch = (db, renderer, targets, options)
+    _forked_batch = (db, renderer, targets, make, options)
     gc.freeze()  # the loaded objects stay out of the collector's way, so forked copies share them
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
                                    initializer=_start_worker)
@@ -156,8 +158,8 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-_forked_batch: "tuple[Database, Renderer, Targets, dict[str, Any]] | None" = None
-# (db, renderer, targets, options) of the running `build_all`, seen by its workers
+_forked_batch: "tuple[Database, Renderer, Targets, Callable[..., BuildResult], dict[str, Any]] | None" = None
+# (db, renderer, targets, builder, options) of the running `build_all`, seen by its workers
 
 
 def _start_worker() -> None:
@@ -177,8 +179,8 @@ def _start_worker() -> None:
 
 def _build_in_worker(path: Path) -> BuildResult | Failure:
     assert _forked_batch is not None
-    db, renderer, targets, options = _forked_batch
-    return attempt(lambda p: build(p, db, renderer, target=targets, **options), path)
+    db, renderer, targets, make, options = _forked_batch
+    return attempt(lambda p: make(p, db, renderer, target=targets, **options), path)
 
 
 def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
@@ -197,6 +199,29 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     if note:
         result.warnings.append(note)
     rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
+    result.warnings.extend(rendered.warnings)
+    result.pages = rendered.pages
+    result.written = write_rendered(rendered, target)
+    return result
+
+
+def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
+                 paper: str = "a4", fmt: str = "pdf", only: tuple[str, ...] = (), new_only: bool = False,
+                 token_options=None, skip_unknown: bool = False) -> BuildResult:
+    """Read one script, render its token sheets (cover page, character and reminder tokens) and
+    write them to `target` (see `_resolved`); `token_options`: a ``render.tokens.TokenOptions``
+    (sizes, bleed, mirror)."""
+    from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
+    from scriptforge.tokens import token_set
+
+    require_printable(lang)
+    script = read_printable_script(script_path, db)
+    target = _resolved(target, script_path, script)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    analysis = analyse(script, db)
+    view = tokens_view(analysis, token_set(analysis, only, new_only), lang, paper, token_options or TokenOptions())
+    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
+    rendered = render_tokens(view, renderer, fmt, base_dir)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
