@@ -381,11 +381,15 @@ def _analysis(path, db, **options):
 @click.argument("scripts", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True,
               help="text for people, json for tools (one document), jsonl (one line per file, as it is checked).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Files checked at a time, by forked worker processes that share the loaded database "
+                   "(results still in input order).")
 @findings_options
 @homebrew_option
 @_fail_cleanly
-def validate(scripts, fmt):
-    """Check scripts (official JSON; "-" reads stdin): schema, setup counts, jinxes, names.
+def validate(scripts, fmt, jobs):
+    """Check scripts (official JSON; "-" reads stdin; a folder: its *.json files): schema, setup
+    counts, jinxes, names.
 
     Exit code 0: no errors; 1: errors found; 2: a file could not be read as a script.
     Results are printed as each file is checked. Every finding code is described in docs/findings.md.
@@ -393,6 +397,7 @@ def validate(scripts, fmt):
     \b
     Example:
         scriptforge validate examples/fang-gu-zealot.json --format json
+        scriptforge validate scripts/ --format jsonl --jobs 2
     """
     from scriptforge.rules.findings import findings_text
     from scriptforge.rules.report import Tally, findings_document, report_line
@@ -401,7 +406,7 @@ def validate(scripts, fmt):
     chosen = _selection("script")
     db = _db()
     tally = Tally()
-    reports = (_said(tally.count(report)) for report in validate_files(scripts, db, chosen))
+    reports = (_said(tally.count(report)) for report in validate_files(scripts, db, chosen, jobs))
     if fmt == "json":
         for piece in findings_document(reports, tally):
             _echo_json(piece, nl=False)
@@ -587,7 +592,8 @@ def _echo_written(written, pages, out) -> None:
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix=""):
     from scriptforge.batch import Failure, exit_code, failure_lines
-    from scriptforge.pipeline import build_all, can_fork, script_files
+    from scriptforge.batch import can_fork
+    from scriptforge.pipeline import build_all, script_files
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import FORMATS, Renderer
 

@@ -11,7 +11,7 @@ with the second shown beside them (``show`` prints both; sheets print the second
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 import json
 from pathlib import Path
 
@@ -114,8 +114,10 @@ def _spans() -> tuple[list[int], list[tuple[int, str]]]:
     return [lo for lo, _, _ in spans], [(hi, code) for _, hi, code in spans]
 
 
+@lru_cache(maxsize=4096)
 def system_of(char: str) -> str | None:
-    """The writing system (Latn, Hang, ...) whose ranges hold `char`, or None."""
+    """The writing system (Latn, Hang, ...) whose ranges hold `char`, or None (remembered for the
+    characters last asked about: a corpus repeats the same few thousand)."""
     starts, ends = _spans()
     point = ord(char)
     index = bisect_right(starts, point) - 1

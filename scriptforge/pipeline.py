@@ -5,17 +5,14 @@ Renderer, so fonts, templates and CSS are loaded once per batch). The only modul
 user files and writes outputs; `render/` turns views into bytes and touches no script file.
 """
 
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 import gc
-import multiprocessing
-import multiprocessing.util
 from pathlib import Path
 import shutil
 from typing import TYPE_CHECKING, Any, Callable
 
 from scriptforge.analysis import analyse
-from scriptforge.batch import Failure, attempt
+from scriptforge.batch import Failure, attempt, can_fork
 from scriptforge.errors import InputError
 from scriptforge.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
@@ -119,6 +116,9 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
 
     if jobs <= 1 or len(paths) < 3 or not can_fork():
         return [one(path) for path in paths]
+    from concurrent.futures import ProcessPoolExecutor  # only here: a run at one job never imports them
+    import multiprocessing
+
     results = [one(paths[0])]
     global _forked_batch
     _forked_batch = (db, renderer, targets, options)
@@ -136,10 +136,6 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
     return results
 
 
-def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
 _forked_batch: "tuple[Database, Renderer, Targets, dict[str, Any]] | None" = None
 # (db, renderer, targets, options) of the running `build_all`, seen by its workers
 
@@ -148,6 +144,8 @@ def _start_worker() -> None:
     """Worker processes end without freeing their objects, so WeasyPrint never deletes the
     temporary folders of @font-face fonts first loaded in a worker: they are deleted as it ends
     (the folders it inherited belong to the parent, which deletes them)."""
+    import multiprocessing.util
+
     assert _forked_batch is not None
     renderer = _forked_batch[1]
     inherited = renderer.temporary_font_folders()
