@@ -92,15 +92,24 @@ def _echo_json(text: str, nl: bool = True) -> None:
 
 
 def _db():
-    from scriptforge.database import load_database
-
-    db = load_database(_data_dir(), _packs())
-    homebrew = click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
+    db = _base_db()
+    homebrew = _homebrew_dir()
     if homebrew:
         from scriptforge.homebrew import with_homebrew
 
         db = with_homebrew(db, homebrew)
     return db
+
+
+def _base_db():
+    """The database without the --homebrew folder."""
+    from scriptforge.database import load_database
+
+    return load_database(_data_dir(), _packs())
+
+
+def _homebrew_dir():
+    return click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
 
 
 def _complete_character(ctx, param, incomplete):
@@ -553,8 +562,8 @@ def explain(code, list_all):
 # -- render commands
 
 
-def render_options(command):
-    """Options shared by `build` and `nightsheet`."""
+def render_options(command, jobs=True):
+    """Options shared by `build`, `nightsheet` and (without --jobs) `watch`."""
     options = [
         click.option("-o", "--output", "out", type=click.Path(),
                      help="Output file ('-': standard output); a folder if it ends in / or several scripts "
@@ -575,7 +584,7 @@ def render_options(command):
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
-    ]
+    ][:None if jobs else -1]
     for option in reversed(options):
         command = option(command)
     return command
@@ -689,6 +698,37 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
         raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
     _render_scripts(script, out, lang, paper, fmt, dpi, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
+
+
+@main.command()
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@functools.partial(render_options, jobs=False)
+@findings_options
+@homebrew_option
+@skip_unknown_option
+@click.option("--renders", type=click.IntRange(min=1), hidden=True, help="Stop after this many renders (tests).")
+@_fail_cleanly
+def watch(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, renders):
+    """Print SCRIPT's sheet now and again whenever the script, a --homebrew file or an --icons file
+    changes, until Ctrl-C; each time, what was written and how the findings moved.
+
+    Takes build's options. The output is replaced atomically, so a PDF viewer that reloads
+    changed files shows every save; a save that cannot be read prints its error and the watch goes on.
+
+    \b
+    Example:
+        scriptforge watch my-script.json -o my-script.pdf --lang ko --night
+    """
+    from scriptforge.render.outputs import output_format, output_target
+    from scriptforge.render.pdf import FORMATS, Renderer
+    from scriptforge.watch import Watch
+
+    fmt = output_format(out, fmt, FORMATS)
+    db = _base_db()
+    options = dict(skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night)
+    Watch(script, lambda: db, Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi),
+          lambda path, name: output_target(path, out, fmt, False, "", name), options, homebrew=_homebrew_dir(),
+          icons=icons_dir, chosen=_selection("script")).run(echo, renders)
 
 
 # -- script builder commands

@@ -31,6 +31,7 @@ class BuildResult:
     written: list[Path] = field(default_factory=list)
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
+    analysis: Any = None  # the script's Analysis, with build(keep_analysis=True) (scriptforge.watch)
 
 
 def script_files(paths) -> list[Path]:
@@ -76,14 +77,18 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
 
 def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
           paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
-          skip_unknown: bool = False) -> BuildResult:
+          skip_unknown: bool = False, keep_analysis: bool = False) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
-    naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning)."""
+    naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
+    With `keep_analysis` the result keeps the script's Analysis."""
     require_printable(lang)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
-    view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
+    analysis = analyse(script, db)
+    if keep_analysis:
+        result.analysis = analysis
+    view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night)
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
         result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
