@@ -41,13 +41,14 @@ class Side:
 
     def __init__(self, python: str, data: Path, cache: Path):
         self.python, self.cache = python, cache
+        self.cwd = cache.parent  # not a checkout: `python -m` puts the working folder first on sys.path
         self.env = {**os.environ, "XDG_DATA_HOME": str(data), "XDG_CACHE_HOME": str(cache)}
         self.env.pop("SCRIPTFORGE_PACKS", None)
 
     def run(self, args: list[str], cwd: Path | None = None) -> tuple[float, float, int, str]:
         """(wall s, CPU s, peak RSS KiB, stdout) of `scriptforge ARGS` in a new process."""
         start = time.perf_counter()
-        process = subprocess.Popen([self.python, "-m", "scriptforge", *args], cwd=cwd, env=self.env,
+        process = subprocess.Popen([self.python, "-m", "scriptforge", *args], cwd=cwd or self.cwd, env=self.env,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert process.stdout is not None
         out = process.stdout.read()
@@ -90,7 +91,7 @@ def floor_time(runs: int) -> float:
 
 def install_pack(side: Side) -> None:
     subprocess.run([side.python, "-m", "scriptforge", "pack", "update", "--from", str(OFFICIAL), "--lang", "en"],
-                   env=side.env, check=True, capture_output=True)
+                   env=side.env, check=True, capture_output=True, cwd=side.cwd)
 
 
 def layouts_per_part(python: str, env: dict) -> str:
@@ -106,7 +107,7 @@ out = Path(tempfile.mkdtemp()) / "w.pdf"
 result = build(Path({str(WHALE)!r}), load_database(), r, target=out, lang="en", night=True)
 print(result.pages, ";".join(f"{{w}}: {{n}} layouts, {{round(s * 100)}}%, {{p}} pages" for w, n, s, p in r.fitted))
 """
-    done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True)
+    done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, cwd=WHALE.parent)
     return done.stdout.strip() or done.stderr.strip().splitlines()[-1]
 
 
@@ -116,7 +117,8 @@ def watch_latency(side: Side, folder: Path, saves: int = 5) -> list[float]:
     script.write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
     out = folder / "watched.pdf"
     process = subprocess.Popen([side.python, "-m", "scriptforge", "watch", str(script), "-o", str(out), "--night",
-                                "--lang", "ko"], env=side.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                "--lang", "ko"], env=side.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               cwd=side.cwd)
     try:
         deadline = time.monotonic() + 120
         while not out.exists() and time.monotonic() < deadline:
@@ -181,7 +183,7 @@ def main() -> int:
               ["build", str(WHALE), "--night", "--lang", "en", "-o", str(out / "whale.pdf")], max(1, args.runs // 3),
               floor)
         for side in sides:
-            print(f"{'':<52} {side.python}: {layouts_per_part(side.python, side.env)}")
+            print(f"{'':<52} {side.python}: {layouts_per_part(side.python, side.env)}", flush=True)
         latencies = watch_latency(sides[0], work)
         print(f"{'watch: save to new PDF (sheet + nights, warm)':<52} median {statistics.median(latencies):.2f} s, "
               f"best {min(latencies):.2f} s of {len(latencies)} saves")
