@@ -100,12 +100,20 @@ def layouts_per_part(python: str, env: dict) -> str:
 import sys, tempfile
 from pathlib import Path
 from scriptforge.database import load_database
+from scriptforge.packs import active_packs
 from scriptforge.pipeline import build
 from scriptforge.render.pdf import Renderer
+layouts = []
+lay = Renderer.layout
+def counted(self, *args, **kwargs):
+    layouts.append(1)
+    return lay(self, *args, **kwargs)
+Renderer.layout = counted
 r = Renderer()
 out = Path(tempfile.mkdtemp()) / "w.pdf"
-result = build(Path({str(WHALE)!r}), load_database(), r, target=out, lang="en", night=True)
-print(result.pages, ";".join(f"{{w}}: {{n}} layouts, {{round(s * 100)}}%, {{p}} pages" for w, n, s, p in r.fitted))
+result = build(Path({str(WHALE)!r}), load_database(None, active_packs([])), r, target=out, lang="en", night=True)
+parts = "; ".join(f"{{w}}: {{n}} layouts, {{round(s * 100)}}%, {{p}} pages" for w, n, s, p in getattr(r, "fitted", []))
+print(f"{{result.pages}} pages, {{len(layouts)}} layouts in all" + (f" ({{parts}})" if parts else ""))
 """
     done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, cwd=WHALE.parent)
     return done.stdout.strip() or done.stderr.strip().splitlines()[-1]
