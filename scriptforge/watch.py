@@ -23,7 +23,7 @@ from typing import Any
 from scriptforge.batch import attempt, Failure
 from scriptforge.errors import InputError, ScriptforgeError
 from scriptforge.render.outputs import STDOUT, written_lines
-from scriptforge.rules.findings import Selection
+from scriptforge.findings import Selection
 
 POLL_SECONDS = 0.05  # how often the files are looked at: half of the save-to-PDF budget's slack
 

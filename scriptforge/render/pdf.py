@@ -42,8 +42,9 @@ import markupsafe
 
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
+from scriptforge.model import TEAM_COLOURS
 from scriptforge.render.fit import SHRINK_STEPS, choose_scale
-from scriptforge.render.views import WORD_JOINER, keep_korean_words
+from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -229,11 +230,12 @@ class Renderer:
         from scriptforge.markup import to_html
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
-        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
+        self.env.globals["BADGE_COLOURS"] = BADGE_COLOURS
+        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8") + self.env.get_template(
+            "colours.css.j2").render(teams=TEAM_COLOURS, badges=BADGE_COLOURS)
         self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
         self._system_font_config: Any = None
-        self._use_system_fonts = False  # set while rendering text the bundled fonts lack
         self._font_data_urls: dict[str, str] | None = None  # font file name -> data: URL
         self._stylesheet = None
         #: (part, layouts made, scale, pages) of every part `_fit` laid out (for benchmarks and tests)
@@ -363,7 +365,7 @@ class Renderer:
         css = markupsafe.Markup(self.css if embed_fonts else "")
         # Where fontconfig sees only the bundled fonts it finds them by family name (sheet.css),
         # which lays out faster than loading them again through @font-face.
-        found = not (embed_fonts or system_fonts or self._use_system_fonts) and self.fontconfig_has_bundled_fonts
+        found = not (embed_fonts or system_fonts) and self.fontconfig_has_bundled_fonts
         faces = [] if found else self.font_faces(embed_fonts)
         if faces and not embed_fonts:
             _free_font_copies_at_exit()
@@ -420,27 +422,28 @@ class Renderer:
     def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only)."""
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
-        font_config = self.system_font_config if system_fonts or self._use_system_fonts else self.font_config
+        font_config = self.system_font_config if system_fonts else self.font_config
         return html_document(html, base_url, self.url_fetcher(base_dir, warnings)).render(
             font_config=font_config, stylesheets=[self.stylesheet])
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1,
-             first=None):
+             system_fonts: bool = False, first=None):
         """Lay out `view`, its text at the largest of SHRINK_STEPS at which it takes `pages_wanted`
         pages (else at the largest at which it takes the fewest), chosen by ``fit.choose_scale``
-        from at most three layouts; `first`: its layout at 100 % if already made."""
+        from at most three layouts, each size a copy of `view` (the view itself is left as it was);
+        `first`: its layout at 100 % if already made."""
         laid: dict[float, Any] = {}  # scale -> weasyprint Document
 
         def lay(scale: float) -> list[float]:
             if scale == SHRINK_STEPS[0] and first is not None:
                 laid[scale] = first
             else:
-                view.scale = scale
-                laid[scale] = self.layout(self.html(view, template), base_dir, warnings)
+                sized = replace(view, scale=scale)
+                laid[scale] = self.layout(self.html(sized, template, system_fonts=system_fonts), base_dir, warnings,
+                                          system_fonts=system_fonts)
             return [page_used(page) for page in laid[scale].pages]
 
         scale, layouts = choose_scale(lay, pages_wanted)
-        view.scale = scale
         document = laid[scale]
         self.fitted.append((what, layouts, scale, len(document.pages)))
         wanted = f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}"
@@ -451,7 +454,7 @@ class Renderer:
             warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on {wanted}")
         return document
 
-    def documents(self, view, base_dir, warnings: list[str]) -> list:
+    def documents(self, view, base_dir, warnings: list[str], system_fonts: bool = False) -> list:
         """The laid-out parts: sheet (one page), back page, one page per night.
 
         Everything is laid out as one HTML document first (one style computation, one layout
@@ -468,8 +471,9 @@ class Renderer:
                           f"the night sheet '{night.title}'"))
         firsts: list[Any] = [None] * len(parts)
         if len(parts) > 1:
-            view.scale = SHRINK_STEPS[0]
-            document = self.layout(self.html(view, "sheet.html.j2"), base_dir, warnings)
+            whole = replace(view, scale=SHRINK_STEPS[0])
+            document = self.layout(self.html(whole, "sheet.html.j2", system_fonts=system_fonts), base_dir, warnings,
+                                   system_fonts=system_fonts)
             if len(document.pages) == len(parts):
                 return [document]
             firsts = _split_parts(document, len(parts))
@@ -478,7 +482,8 @@ class Renderer:
             if first is not None and len(first.pages) == 1:
                 docs.append(first)
             else:
-                docs.append(self._fit(part, template, base_dir, warnings, what, first=first))
+                docs.append(self._fit(part, template, base_dir, warnings, what, system_fonts=system_fonts,
+                                      first=first))
         return docs
 
     def pdf_bytes(self, docs: list) -> bytes:
@@ -513,12 +518,7 @@ class Renderer:
         view, missing = self._prepare(view, base_dir, warnings)
         if fmt == "html":
             return self._html_output(view, "sheet.html.j2", warnings)
-        self._use_system_fonts = missing
-        try:
-            docs = self.documents(view, base_dir, warnings)
-        finally:
-            self._use_system_fonts = False
-        return self._pdf_output(docs, fmt, warnings)
+        return self._pdf_output(self.documents(view, base_dir, warnings, system_fonts=missing), fmt, warnings)
 
     def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
                         balance: bool = False) -> Rendered:
@@ -550,11 +550,10 @@ class Renderer:
         if len(document.pages) < 2 or page_used(document.pages[-1]) >= BALANCED_PAGE:
             return document
         for scale in SHRINK_STEPS[1:4]:
-            view.scale = scale
-            tighter = self.layout(self.html(view, template, system_fonts=missing), base_dir, [], system_fonts=missing)
+            tighter = self.layout(self.html(replace(view, scale=scale), template, system_fonts=missing), base_dir, [],
+                                  system_fonts=missing)
             if len(tighter.pages) < len(document.pages):
                 return tighter
-        view.scale = SHRINK_STEPS[0]
         return document
 
     def _prepare(self, view, base_dir, warnings: list[str]):
