@@ -12,7 +12,7 @@ The analysis is language-neutral: texts are picked per language by whoever print
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -117,13 +117,34 @@ def input_error_report(source: str, error: InputError) -> Report:
 
 
 def validate_files(sources: Iterable[str | Path], db: Database,
-                   chosen: Selection | None = None) -> Iterator[Report]:
+                   chosen: Selection | None = None, jobs: int = 1) -> Iterator[Report]:
     """One Report per file, as each is checked (an unreadable file gets an unreadable-input report),
-    so that a caller can print it and let it go: checking 10,000 files holds one at a time.
-    `chosen` (--select / --ignore) applies to the findings of the files that could be read."""
-    for source in sources:
+    so that a caller can print it and let it go: checking 10,000 files holds one at a time. A
+    folder stands for its *.json files (sorted). `chosen` (--select / --ignore) applies to the
+    findings of the files that could be read. With ``jobs`` > 1 the files are checked by that many
+    forked processes (scriptforge.batch.forked_map), in order, and the reports carry no analysis."""
+    from scriptforge.batch import forked_map
+
+    def one(source: str | Path) -> Report:
         try:
             report = validate_file(source, db)
-            yield report.selected(chosen) if chosen is not None else report
         except InputError as exc:
-            yield input_error_report(str(source), exc)
+            if Path(source).is_dir():
+                exc = InputError("the folder holds no .json script files", where=str(source))
+            return input_error_report(str(source), exc)
+        report = report.selected(chosen) if chosen is not None else report
+        return replace(report, analysis=None) if jobs > 1 else report
+
+    return forked_map(one, _expanded(sources), jobs)
+
+
+def _expanded(sources: Iterable[str | Path]) -> Iterator[str | Path]:
+    """The files named: a folder's *.json files sorted by name (itself, when it holds none, so
+    that it is reported as unreadable), anything else as given."""
+    for source in sources:
+        path = Path(source)
+        if str(source) != "-" and path.is_dir():
+            found: list[str | Path] = sorted(p for p in path.glob("*.json") if p.is_file())
+            yield from found or [source]
+        else:
+            yield source

@@ -3,10 +3,10 @@ fails becomes a `Failure` in its place (the others go on); the failures are repo
 one line each (an error that lists several problems, such as unknown characters, a line per
 problem); a batch with a failure exits 1 (a single input keeps its error's own exit code)."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from scriptforge.errors import ScriptforgeError
 
@@ -49,3 +49,43 @@ def exit_code(results: Sequence[object]) -> int:
     if not failures:
         return 0
     return failures[0].exit_code if len(results) == 1 else 1
+
+
+Item = TypeVar("Item")
+
+_forked_work: Callable[[Any], Any] | None = None  # the running `forked_map`'s work, seen by its workers
+
+
+def can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def forked_map(work: Callable[[Item], Result], items: Iterable[Item], jobs: int = 1,
+               chunksize: int = 16) -> Iterator[Result]:
+    """`work` over `items`, the results in input order as they come (a stream: nothing is kept
+    once the caller has it). With ``jobs`` > 1, where processes can be forked, by ``jobs``
+    worker processes forked from this one, so they share what is loaded (the database) instead
+    of loading it again; `work` and its results must then be picklable results of plain data.
+    multiprocessing is imported only then (a run at one job never pays for it)."""
+    if jobs <= 1 or not can_fork():
+        yield from map(work, items)
+        return
+    import gc
+    import multiprocessing
+
+    global _forked_work
+    _forked_work = work
+    gc.freeze()  # the loaded objects stay out of the collector's way, so forked copies share them
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_call_forked_work, items, chunksize)
+    finally:
+        _forked_work = None
+        gc.unfreeze()
+
+
+def _call_forked_work(item: Any) -> Any:
+    assert _forked_work is not None
+    return _forked_work(item)

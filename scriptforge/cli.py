@@ -118,15 +118,24 @@ def _echo_json(text: str, nl: bool = True) -> None:
 
 
 def _db():
-    from scriptforge.database import load_database
-
-    db = load_database(_data_dir(), _packs())
-    homebrew = click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
+    db = _base_db()
+    homebrew = _homebrew_dir()
     if homebrew:
         from scriptforge.homebrew import with_homebrew
 
         db = with_homebrew(db, homebrew)
     return db
+
+
+def _base_db():
+    """The database without the --homebrew folder."""
+    from scriptforge.database import load_database
+
+    return load_database(_data_dir(), _packs())
+
+
+def _homebrew_dir():
+    return click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
 
 
 def _complete_character(ctx, param, incomplete):
@@ -414,11 +423,15 @@ def _analysis(path, db, **options):
 @click.argument("scripts", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True,
               help="text for people, json for tools (one document), jsonl (one line per file, as it is checked).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Files checked at a time, by forked worker processes that share the loaded database "
+                   "(results still in input order).")
 @findings_options
 @homebrew_option
 @_fail_cleanly
-def validate(scripts, fmt):
-    """Check scripts (official JSON; "-" reads stdin): schema, setup counts, jinxes, names.
+def validate(scripts, fmt, jobs):
+    """Check scripts (official JSON; "-" reads stdin; a folder: its *.json files): schema, setup
+    counts, jinxes, names.
 
     Exit code 0: no errors; 1: errors found; 2: a file could not be read as a script.
     Results are printed as each file is checked. Every finding code is described in docs/findings.md.
@@ -426,6 +439,7 @@ def validate(scripts, fmt):
     \b
     Example:
         scriptforge validate examples/fang-gu-zealot.json --format json
+        scriptforge validate scripts/ --format jsonl --jobs 2
     """
     from scriptforge.findings import findings_text
     from scriptforge.text.scripts import Tally, findings_document, report_line
@@ -434,7 +448,7 @@ def validate(scripts, fmt):
     chosen = _selection("script")
     db = _db()
     tally = Tally()
-    reports = (_said(tally.count(report)) for report in validate_files(scripts, db, chosen))
+    reports = (_said(tally.count(report)) for report in validate_files(scripts, db, chosen, jobs))
     if fmt == "json":
         for piece in findings_document(reports, tally):
             _echo_json(piece, nl=False)
@@ -598,8 +612,8 @@ def _renderer(**options):
     return Renderer(fetch_seconds=seconds, **options)
 
 
-def render_options(command):
-    """Options shared by `build` and `nightsheet`."""
+def render_options(command, jobs=True):
+    """Options shared by `build`, `nightsheet` and (without --jobs) `watch`."""
     options = [
         click.option("-o", "--output", "out", type=click.Path(),
                      help="Output file ('-': standard output); a folder if it ends in / or several scripts "
@@ -621,7 +635,7 @@ def render_options(command):
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
-    ]
+    ][:None if jobs else -1]
     for option in reversed(options):
         command = option(command)
     return command
@@ -638,7 +652,8 @@ def _echo_written(written, pages, out) -> None:
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix="", builder=None, **extra):
     from scriptforge.batch import Failure, exit_code, failure_lines
-    from scriptforge.pipeline import build_all, can_fork, script_files
+    from scriptforge.batch import can_fork
+    from scriptforge.pipeline import build_all, script_files
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import FORMATS
 
@@ -787,6 +802,37 @@ def tokens(scripts, out, lang, paper, fmt, dpi, size, bleed, only, new_only, mir
     _render_scripts(scripts, out, lang, paper, fmt, dpi, False, False, icons_dir, allow_network, jobs,
                     suffix="-tokens", builder=build_tokens, only=only, new_only=new_only,
                     token_options=token_options(size, bleed, mirror))
+
+
+@main.command()
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@functools.partial(render_options, jobs=False)
+@findings_options
+@homebrew_option
+@skip_unknown_option
+@click.option("--renders", type=click.IntRange(min=1), hidden=True, help="Stop after this many renders (tests).")
+@_fail_cleanly
+def watch(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, renders):
+    """Print SCRIPT's sheet now and again whenever the script, a --homebrew file or an --icons file
+    changes, until Ctrl-C; each time, what was written and how the findings moved.
+
+    Takes build's options. The output is replaced atomically, so a PDF viewer that reloads
+    changed files shows every save; a save that cannot be read prints its error and the watch goes on.
+
+    \b
+    Example:
+        scriptforge watch my-script.json -o my-script.pdf --lang ko --night
+    """
+    from scriptforge.render.outputs import output_format, output_target
+    from scriptforge.render.pdf import FORMATS
+    from scriptforge.watch import Watch
+
+    fmt = output_format(out, fmt, FORMATS)
+    db = _base_db()
+    options = dict(skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night)
+    Watch(script, lambda: db, _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi),
+          lambda path, name: output_target(path, out, fmt, False, "", name), options, homebrew=_homebrew_dir(),
+          icons=icons_dir, chosen=_selection("script")).run(echo, renders)
 
 
 # -- script builder commands

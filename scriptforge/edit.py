@@ -164,10 +164,14 @@ def _finish(sf: ScriptFile, db: Database, before: Script | None, done: list, not
     after = _analyse(sf, db)
     if done:
         sf.save()
-    old = analyse(before, db) if before is not None else None
-    old_jinxes = frozenset(_jinx_labels(old)[0]) if old is not None else frozenset()
+    return change_between(sf.path, analyse(before, db) if before is not None else None, after, done, notes)
+
+
+def change_between(path: Path, before: Analysis | None, after: Analysis, done=(), notes=()) -> Change:
+    """How a script's analysis moved from `before` (None: it did not exist) to `after`."""
+    old_jinxes = frozenset(_jinx_labels(before)[0]) if before is not None else frozenset()
     new_jinxes, djinn = _jinx_labels(after)
-    return Change(sf.path, tuple(done), tuple(notes), old, after, old_jinxes, new_jinxes, djinn)
+    return Change(Path(path), tuple(done), tuple(notes), before, after, old_jinxes, new_jinxes, djinn)
 
 
 # -- the four commands ---------------------------------------------------------------------------

@@ -9,8 +9,9 @@ A *sheet language* is one code (``de``) or two joined by ``+`` (``ko+en``): the 
 with the second shown beside them (``show`` prints both; sheets print the second's names small).
 """
 
+from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 import json
 from pathlib import Path
 
@@ -117,23 +118,43 @@ def shown(value: str) -> tuple[str, ...]:
 # -- writing systems -------------------------------------------------------------------------------
 
 
+@cache
+def _spans() -> tuple[list[int], list[tuple[int, str]]]:
+    """Every writing system's ranges sorted by start, for `bisect`: (starts, [(end, system code)]).
+    The registry's ranges do not overlap (tests/test_languages.py checks it)."""
+    spans = sorted((lo, hi, ws.code) for ws in registry().writing_systems.values() for lo, hi in ws.ranges)
+    return [lo for lo, _, _ in spans], [(hi, code) for _, hi, code in spans]
+
+
+@lru_cache(maxsize=4096)
+def system_of(char: str) -> str | None:
+    """The writing system (Latn, Hang, ...) whose ranges hold `char`, or None (remembered for the
+    characters last asked about: a corpus repeats the same few thousand)."""
+    starts, ends = _spans()
+    point = ord(char)
+    index = bisect_right(starts, point) - 1
+    if index >= 0 and point <= ends[index][0]:
+        return ends[index][1]
+    return None
+
+
 def writing_systems(text: str) -> set[str]:
-    """The writing systems (Latn, Hang, ...) of the letters in `text`."""
+    """The writing systems (Latn, Hang, ...) of the letters in `text`.
+
+    Each distinct character is looked up once, by bisection over the sorted ranges (a corpus
+    of 10,000 scripts has millions of characters but few distinct ones per text)."""
     found: set[str] = set()
-    systems = registry().writing_systems.values()
-    for char in text or "":
+    for char in set(text or ""):
         if char.isalpha():
-            for system in systems:
-                if char in system:
-                    found.add(system.code)
-                    break
+            code = system_of(char)
+            if code is not None:
+                found.add(code)
     return found
 
 
 def uses(text: str, system: str) -> bool:
     """Whether `text` has a letter of writing system `system` (e.g. "Hang")."""
-    ws = registry().writing_systems[system]
-    return any(char in ws for char in text or "")
+    return any(system_of(char) == system for char in set(text or ""))
 
 
 def char_class(system: str) -> str:

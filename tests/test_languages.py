@@ -118,6 +118,19 @@ def test_writing_systems_tell_a_homebrew_object_s_language(db, tmp_path):
     assert set(read_script(script, db).characters[0].texts) == {"ko"}
 
 
+def test_a_character_s_writing_system_is_the_one_whose_range_holds_it():
+    """The bisection over sorted ranges gives what testing every range gives, at and next to
+    every range's ends (the ranges must not overlap for it, so that is checked too)."""
+    systems = languages.registry().writing_systems.values()
+    spans = sorted((lo, hi) for ws in systems for lo, hi in ws.ranges)
+    assert all(hi < next_lo for (_, hi), (next_lo, _) in zip(spans, spans[1:]))
+    for point in {p for lo, hi in spans for p in (lo - 1, lo, lo + 1, hi - 1, hi, hi + 1)}:
+        char = chr(point)
+        assert languages.system_of(char) == next((ws.code for ws in systems if char in ws), None), hex(point)
+    assert languages.writing_systems("cat, Кот, 猫, ねこ, แมว: 1 2 3") == {"Cyrl", "Latn", "Hani", "Kana", "Thai"}
+    assert languages.uses("Kim 김", "Hang") and not languages.uses("Kim", "Hang")
+
+
 def test_fallback_follows_the_recorded_source_language(db):
     chain = languages.fallback_chain("de", "ko")
     assert chain[:3] == ("de", "ko", "en") and set(chain) == set(languages.codes())

@@ -102,6 +102,31 @@ def test_validate_several_files_and_exit_codes(runner, tmp_path):
     assert {f["file"] for f in data["findings"]} == {good, str(unknown), str(bad)}
 
 
+def test_validate_a_folder_in_order_with_jobs_and_schema_paths(runner, tmp_path):
+    """A folder stands for its .json files in name order; --jobs 2 prints the same, in the same
+    order; a schema violation names the entry and field it is in."""
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "c-bad.json").write_text("[", encoding="utf-8")
+    (folder / "a-good.json").write_text((EXAMPLES / "english-almanac-25.json").read_text(encoding="utf-8"),
+                                        encoding="utf-8")
+    (folder / "b-schema.json").write_text(json.dumps(
+        ["imp", "chef", "empath", {"id": "x", "name": "X", "team": "townsfolk", "ability": 7}, "baron"]),
+        encoding="utf-8")
+    (folder / "notes.txt").write_text("not a script", encoding="utf-8")
+    one = runner.invoke(main, ["validate", str(folder), "--format", "jsonl"])
+    two = runner.invoke(main, ["validate", str(folder), "--format", "jsonl", "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 2 and one.stdout == two.stdout and one.stderr == two.stderr
+    lines = [json.loads(line) for line in one.stdout.splitlines()]
+    assert [Path(line["file"]).name for line in lines] == ["a-good.json", "b-schema.json", "c-bad.json"]
+    violations = [f for f in lines[1]["findings"] if f["code"] == "schema-violation"]
+    assert violations and {f["path"] for f in violations} == {"/3/ability"}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(main, ["validate", str(empty)])
+    assert result.exit_code == 2 and result.stderr == f"Error: {empty}: the folder holds no .json script files\n"
+
+
 # -- schema parity --------------------------------------------------------------------------------
 
 

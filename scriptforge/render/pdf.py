@@ -18,9 +18,10 @@
   ``--icons`` folder only; ``http(s)`` only with ``allow_network``. Anything else is refused, a
   warning is recorded and the character gets its generated icon instead.
 - Same input, same bytes: no dates in the PDF metadata, a fixed identifier.
-- One page: a sheet that does not fit on one page is laid out again with smaller text, in steps
-  of the scales in ``SHRINK_STEPS`` (100 %, 94 % … 70 %); if it still does not fit, it is
-  kept at the smallest scale and a warning says how many pages it took. Nothing is clipped.
+- One page: a part (sheet, back page, night) that does not fit on one page is set smaller, at
+  one of ``SHRINK_STEPS`` (100 %, 94 % … 70 %) chosen from at most three layouts
+  (``fit.choose_scale``); one that fits at none is printed at the largest that takes the fewest
+  pages, and a warning says how many it took. Nothing is clipped.
 """
 
 import atexit
@@ -42,6 +43,7 @@ import markupsafe
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.model import TEAM_COLOURS
+from scriptforge.render.fit import SHRINK_STEPS, choose_scale
 from scriptforge.render.images import MAX_IMAGE_BYTES, SVG_TOTAL_ELEMENTS, checked_image, image_problem
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
@@ -52,7 +54,6 @@ ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regula
 # the Latin, Greek and Cyrillic letters of the official translations that the Korean face lacks
 LATIN_FAMILY, LATIN_FILES = "Noto Sans", {400: "NotoSans-Subset-Regular.ttf", 700: "NotoSans-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
-SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
@@ -227,6 +228,8 @@ class Renderer:
         self._system_font_config: Any = None
         self._font_data_urls: dict[str, str] | None = None  # font file name -> data: URL
         self._stylesheet = None
+        #: (part, layouts made, scale, pages) of every part `_fit` laid out (for benchmarks and tests)
+        self.fitted: list[tuple[str, int, float, int]] = []
 
     # -- fetching -------------------------------------------------------------------------
 
@@ -426,55 +429,63 @@ class Renderer:
             font_config=font_config, stylesheets=[self.stylesheet])
 
     def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1,
-             system_fonts: bool = False):
-        """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages
-        (each size a copy of `view`: the view itself is left as it was)."""
-        tried: list[tuple[float, Any]] = []  # (scale, weasyprint Document)
-        for scale in SHRINK_STEPS:
-            sized = replace(view, scale=scale)
-            document = self.layout(self.html(sized, template, system_fonts=system_fonts), base_dir, warnings,
-                                   system_fonts=system_fonts)
-            if len(document.pages) <= pages_wanted:
-                if scale < 1.0:
-                    warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on "
-                                    f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}")
-                return document
-            tried.append((scale, document))
-        # It takes more pages even at the smallest size: the largest size that needs no more pages
-        # than that (bigger text, and a last page that is not nearly empty).
-        fewest = len(tried[-1][1].pages)
-        scale, document = next((s, d) for s, d in tried if len(d.pages) == fewest)
-        warnings.append(f"{what} does not fit on {pages_wanted} page{'s' if pages_wanted > 1 else ''}: "
-                        f"it takes {fewest} pages, at {round(scale * 100)}% text size")
+             system_fonts: bool = False, first=None):
+        """Lay out `view`, its text at the largest of SHRINK_STEPS at which it takes `pages_wanted`
+        pages (else at the largest at which it takes the fewest), chosen by ``fit.choose_scale``
+        from at most three layouts, each size a copy of `view` (the view itself is left as it was);
+        `first`: its layout at 100 % if already made."""
+        laid: dict[float, Any] = {}  # scale -> weasyprint Document
+
+        def lay(scale: float) -> list[float]:
+            if scale == SHRINK_STEPS[0] and first is not None:
+                laid[scale] = first
+            else:
+                sized = replace(view, scale=scale)
+                laid[scale] = self.layout(self.html(sized, template, system_fonts=system_fonts), base_dir, warnings,
+                                          system_fonts=system_fonts)
+            return [page_used(page) for page in laid[scale].pages]
+
+        scale, layouts = choose_scale(lay, pages_wanted)
+        document = laid[scale]
+        self.fitted.append((what, layouts, scale, len(document.pages)))
+        wanted = f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}"
+        if len(document.pages) > pages_wanted:
+            warnings.append(f"{what} does not fit on {wanted}: it takes {len(document.pages)} pages, "
+                            f"at {round(scale * 100)}% text size")
+        elif scale < SHRINK_STEPS[0]:
+            warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on {wanted}")
         return document
 
     def documents(self, view, base_dir, warnings: list[str], system_fonts: bool = False) -> list:
         """The laid-out parts: sheet (one page), back page, one page per night.
 
         Everything is laid out as one HTML document first (one style computation, one layout
-        pass); only when some part does not fit on its page are the parts laid out one by one,
-        each shrunk by its own SHRINK_STEPS.
+        pass); when some part does not fit on its page, the parts that do are taken from it as
+        they are, and each of the others is shrunk by `_fit`, starting from its pages there.
         """
-        parts = int(bool(view.show_sheet)) + int(bool(view.back)) + len(view.nights)
-        if parts > 1:
+        parts = []
+        if view.show_sheet:
+            parts.append((replace(view, nights=[], back=None), "sheet.html.j2", "the character sheet"))
+        if view.back:
+            parts.append((replace(view, nights=[], show_sheet=False), "sheet.html.j2", "the back page"))
+        for night in view.nights:
+            parts.append((replace(view, nights=[night], back=None, show_sheet=False), "nightsheet.html.j2",
+                          f"the night sheet '{night.title}'"))
+        firsts: list[Any] = [None] * len(parts)
+        if len(parts) > 1:
             whole = replace(view, scale=SHRINK_STEPS[0])
             document = self.layout(self.html(whole, "sheet.html.j2", system_fonts=system_fonts), base_dir, warnings,
                                    system_fonts=system_fonts)
-            if len(document.pages) == parts:
+            if len(document.pages) == len(parts):
                 return [document]
+            firsts = _split_parts(document, len(parts))
         docs = []
-        if view.show_sheet:
-            sheet = replace(view, nights=[], back=None)
-            docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet",
-                                  system_fonts=system_fonts))
-        if view.back:
-            back = replace(view, nights=[], show_sheet=False)
-            docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page",
-                                  system_fonts=system_fonts))
-        for night in view.nights:
-            part = replace(view, nights=[night], back=None, show_sheet=False)
-            docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'",
-                                  system_fonts=system_fonts))
+        for (part, template, what), first in zip(parts, firsts):
+            if first is not None and len(first.pages) == 1:
+                docs.append(first)
+            else:
+                docs.append(self._fit(part, template, base_dir, warnings, what, system_fonts=system_fonts,
+                                      first=first))
         return docs
 
     def pdf_bytes(self, docs: list) -> bytes:
@@ -589,6 +600,18 @@ def page_used(page) -> float:
     box = page._page_box  # WeasyPrint keeps the page's boxes here
     bottoms = [line.position_y + line.height for line in box.descendants() if type(line).__name__ == "LineBox"]
     return (max(bottoms, default=box.content_box_y()) - box.content_box_y()) / box.height
+
+
+def _split_parts(document, count: int) -> list:
+    """`document` (the parts laid out as one) as one Document per part, cut where a page starts
+    with a level-1 bookmark (each part's first heading is an <h1>); Nones when it does not cut
+    into `count` parts."""
+    starts = [index for index, page in enumerate(document.pages)
+              if any(mark[0] == 1 for mark in page.bookmarks)]
+    if len(starts) != count or starts[0] != 0:
+        return [None] * count
+    ends = [*starts[1:], len(document.pages)]
+    return [document.copy(document.pages[start:end]) for start, end in zip(starts, ends)]
 
 
 def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:

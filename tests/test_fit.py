@@ -1,0 +1,86 @@
+"""Shrink to fit in at most three layouts: the scale the step-by-step search would pick, from a
+prediction made on the first layout."""
+
+from scriptforge.analysis import analyse
+from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale
+from scriptforge.render.pdf import Renderer
+from scriptforge.render.views import make_view
+from scriptforge.script import script_from_data
+
+# Measured on corpus scripts (en, A4): each page's used height at every step, per part.
+MEASURED = {
+    "2-page sheet": {1.0: [0.963, 0.118], 0.94: [0.989, 0.012], 0.88: [0.93], 0.82: [0.864], 0.76: [0.802],
+                     0.7: [0.741]},
+    "72-character sheet": {1.0: [0.997, 0.226], 0.94: [0.95, 0.181], 0.88: [0.981, 0.069], 0.82: [0.977],
+                           0.76: [0.903], 0.7: [0.827]},
+    "back page with a tall night table": {1.0: [0.163, 0.984, 0.291], 0.94: [0.153, 0.989, 0.209],
+                                          0.88: [0.144, 0.987, 0.135], 0.82: [0.134, 0.99, 0.055],
+                                          0.76: [0.125, 0.97], 0.7: [0.115, 0.893]},
+    "124-character sheet": {1.0: [0.995, 0.811], 0.94: [0.996, 0.673], 0.88: [0.985, 0.536], 0.82: [0.977, 0.43],
+                            0.76: [0.997, 0.306], 0.7: [0.976, 0.215]},
+    "224-character sheet": {1.0: [0.983, 0.972, 0.972, 0.993, 0.99, 0.088],
+                            0.94: [0.974, 0.969, 0.99, 0.984, 0.721], 0.88: [0.979, 0.991, 0.976, 0.976, 0.34],
+                            0.82: [0.986, 0.979, 0.998, 0.947], 0.76: [0.987, 0.981, 0.996, 0.641],
+                            0.7: [0.989, 0.98, 0.978, 0.361]},
+    "224-character other nights": {1.0: [0.965, 0.995, 0.997, 0.824], 0.94: [0.95, 0.979, 0.967, 0.563],
+                                   0.88: [0.983, 0.992, 0.977, 0.224], 0.82: [0.974, 0.982, 0.956],
+                                   0.76: [0.991, 0.993, 0.642], 0.7: [0.974, 0.995, 0.426]},
+}
+
+
+def step_by_step(pages_at) -> float:
+    """What laying the part out at every step finds: the first that fits on one page, else the
+    largest that takes as few pages as the smallest step."""
+    fitting = [s for s in SHRINK_STEPS if pages_at(s) <= 1]
+    if fitting:
+        return fitting[0]
+    return next(s for s in SHRINK_STEPS if pages_at(s) == pages_at(SHRINK_STEPS[-1]))
+
+
+def test_the_predicted_scale_is_the_searched_one_in_at_most_three_layouts():
+    for name, table in MEASURED.items():
+        calls = []
+
+        def lay(scale, table=table):
+            calls.append(scale)
+            return table[scale]
+
+        scale, layouts = choose_scale(lay)
+        assert scale == step_by_step(lambda s: len(table[s])), name
+        assert layouts == len(calls) <= MAX_LAYOUTS and len(set(calls)) == len(calls) and calls[0] == 1.0, name
+    assert MEASURED["124-character sheet"] and choose_scale(lambda s: MEASURED["124-character sheet"][s]) == (1.0, 1)
+
+
+def test_a_part_that_fits_is_laid_out_once_and_none_ever_more_than_three_times():
+    assert choose_scale(lambda s: [0.8]) == (1.0, 1)
+    for height in [1.0 + i / 20 for i in range(1, 80)]:  # a part of 1.05 to 4.95 pages at 100 %
+        calls = []
+
+        def lay(scale, height=height):
+            calls.append(scale)
+            total = height * scale ** 1.25
+            return [0.97] * int(total / 0.97) + [total % 0.97]
+
+        scale, layouts = choose_scale(lay)
+        assert layouts == len(calls) <= MAX_LAYOUTS and len(set(calls)) == len(calls)
+        assert len(lay(scale)) == min(len(lay(s)) for s in SHRINK_STEPS)  # never more pages than needed
+
+
+def test_a_long_sheet_is_fitted_in_three_layouts_per_part(db, tmp_path):
+    """Every built-in character on one script: more than a page; each part that does not fit is
+    laid out at most three times, at the scale the step-by-step search finds."""
+    ids = [c for c, ch in db.characters.items() if ch.team in ("townsfolk", "outsider", "minion", "demon")]
+    analysis = analyse(script_from_data([{"id": "_meta", "name": "Everything"}, *ids], db, "every.json"), db)
+    renderer = Renderer()
+    warnings: list[str] = []
+    view = make_view(analysis, "en", "a4", night=True)
+    docs = renderer.documents(view, tmp_path, warnings)
+    assert renderer.fitted and all(layouts <= MAX_LAYOUTS for _, layouts, _, _ in renderer.fitted)
+    sheet = next(f for f in renderer.fitted if f[0] == "the character sheet")
+    assert any(w.startswith("the character sheet") for w in warnings)
+
+    def pages_at(scale, part=make_view(analysis, "en", "a4")):
+        part.scale = scale
+        return len(renderer.layout(renderer.html(part), tmp_path, []).pages)
+
+    assert sheet[2] == step_by_step(pages_at) and len(docs[0].pages) == sheet[3]
