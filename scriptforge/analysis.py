@@ -129,9 +129,9 @@ def validate_files(sources: Iterable[str | Path], db: Database,
         try:
             report = validate_file(source, db)
         except InputError as exc:
-            if Path(source).is_dir():
-                exc = InputError("the folder holds no .json script files", where=str(source))
-            return input_error_report(str(source), exc)
+            error = InputError("the folder holds no .json script files", where=str(source)) \
+                if Path(source).is_dir() else exc
+            return input_error_report(str(source), error)
         report = report.selected(chosen) if chosen is not None else report
         return replace(report, analysis=None) if jobs > 1 else report
 
