@@ -9,7 +9,7 @@ _ = object()
 # click: commands reached through their group, parameters click passes (the callback signature)
 _.list_command, _.show, _.db_check, _.import_almanac, _.nightsheet, _.homebrew_check, _.explain
 _.l10n_status, _.l10n_diff, _.l10n_check, _.l10n_confirm, _.l10n_export, _.l10n_import
-_.pack_import, _.pack_list, _.pack_diff, _.pack_update, _.export_command
+_.pack_import, _.pack_list, _.pack_diff, _.pack_update, _.export_command, _.watch
 _.debug, _.param
 # click.ParamType methods click calls (LanguageChoice)
 _.get_metavar, _.convert, _.shell_complete
