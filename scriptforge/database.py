@@ -12,7 +12,7 @@ from typing import Any
 
 from scriptforge.datafiles import ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
+from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text_lang
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id
@@ -151,8 +151,14 @@ class Database:
 
     def reminder_label(self, token: str, lang: str) -> str:
         """A reminder token's label in `lang`, else along the fallbacks; a token without any is its own label."""
-        return pick_text({code: table[token] for code, table in self.reminder_labels.items() if token in table},
-                         lang) or token
+        return self.reminder_label_lang(token, lang)[0]
+
+    def reminder_label_lang(self, token: str, lang: str) -> tuple[str, str | None]:
+        """(label, its language) of a reminder token in `lang`, else along the fallbacks; a token
+        without any label is its own label, in no language (None)."""
+        label, code = pick_text_lang({code: table[token] for code, table in self.reminder_labels.items()
+                                      if token in table}, lang)
+        return (label, code) if label else (token, None)
 
     def labels(self, lang: str) -> dict[str, str]:
         """The `labels` of ui.yaml in `lang` (each along the fallbacks), `fallback_language` filled in

@@ -371,6 +371,8 @@ def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: Pack
 
 
 _TRANSLATION_KEYS = ("roles", "reminders", "jinxes")
+#: Parts of an official translation file that are read elsewhere or not needed: no warning.
+_TRANSLATION_OTHER = ("editions",)
 _ROLE_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor", "first": "first_night", "other": "other_nights"}
 
 
@@ -382,7 +384,7 @@ def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: l
     name = src.path.name
     known = set(records) | (set(base_db.characters) if base_db else set())
     for key in src.data:
-        if key not in _TRANSLATION_KEYS:
+        if key not in (*_TRANSLATION_KEYS, *_TRANSLATION_OTHER):
             out.warnings.append(f"{name}: /{key}: not a part of a translation file scriptforge reads "
                                 f"({', '.join(_TRANSLATION_KEYS)}); left out")
     with_text = set()
@@ -430,8 +432,13 @@ def _translated_labels(src: Source, records: dict, base_db, out: PackBuild) -> d
         for ch in base_db.characters.values():
             tokens.setdefault(ch.id, [*ch.reminders, *ch.reminders_global])
     labels: dict[str, str] = {}
+    every = {t for own in tokens.values() for t in own}
 
     def keep(token: str, label: str, where: str) -> None:
+        if token not in every:
+            out.warnings.append(f"{src.path.name}: {where}: no reminder token '{token}' on any character; "
+                                f"the label '{label}' is left out")
+            return
         if labels.setdefault(token, label) != label:
             out.warnings.append(f"{src.path.name}: {where}: token '{token}' already has the label "
                                 f"'{labels[token]}'; '{label}' is left out")
