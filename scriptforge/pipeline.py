@@ -87,10 +87,10 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
-    fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
-    if fallback and sheet:
-        result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
-                               f"in another language: {', '.join(fallback[:6])}{'…' if len(fallback) > 6 else ''}")
+    if view.fallbacks:
+        result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' version and are printed "
+                               f"in another language, marked {', '.join(view.fallback_tags)}: "
+                               f"{', '.join(view.fallbacks[:6])}{'…' if len(view.fallbacks) > 6 else ''}")
     rendered = renderer.render(view, fmt, base_dir=Path(script_path).resolve().parent)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages

@@ -96,3 +96,44 @@ def test_diff_against_really_reads_the_file(pack_env, runner, tmp_path):
     result = runner.invoke(main, ["l10n", "diff", "--to", "ko", "--against", str(changed)])
     assert "reminder.redherring" in result.stdout and "다른 청어" in result.stdout, result.output
     assert "바뀐 징크스 문장입니다." in result.stdout
+
+
+@pytest.fixture(scope="module")
+def gappy_pack(tmp_path_factory):
+    """The official pack with a Korean translation that, like the official one, has no text yet for
+    a jinx reworded in English and for a Fabled's first-night reminder."""
+    roles, jinxes = official_json("roles.json"), official_json("jinxes.json")
+    full = korean_translation(load_database(), roles, jinxes)
+    jinx_key = next(k for k in full["jinxes"] if set(k.split("-")) == {"fanggu", "scarletwoman"})
+    translation = korean_translation(load_database(), roles, jinxes,
+                                     leave_out=(f"jinxes/{jinx_key}", "roles/toymaker/first"))
+    target = tmp_path_factory.mktemp("gappy") / "official"
+    install_official(tmp_path_factory.mktemp("gappy-files"), target, translation)
+    return target
+
+
+def test_a_korean_sheet_marks_the_english_it_prints_and_json_says_so(gappy_pack, runner, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCRIPTFORGE_PACKS", str(gappy_pack))
+    script = tmp_path / "gaps.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Gaps"}, "chef", "empath", "investigator", "saint",
+                                  "scarletwoman", "fanggu", "toymaker"]), encoding="utf-8")
+    out = tmp_path / "gaps.html"
+    result = runner.invoke(main, ["build", str(script), "--lang", "ko", "--night", "--format", "html", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    db = load_database(packs=[gappy_pack])
+    english_jinx = next(j for j in db.jinxes if set(j.characters) == {"fanggu", "scarletwoman"}).texts["en"]
+    english_night = db.get("toymaker").texts["en"].first_night_reminder
+    assert english_jinx in html and english_night.split(":")[0] in html
+    assert html.count('<span class="lang-tag">EN</span>') == 2, html.count("lang-tag")
+    assert html.count("fallback-note") == 1  # explained once, in the footer
+    assert "EN: 한국어 번역이 아직 없어 영어로 인쇄한 글" in html
+    warnings = [line for line in result.stderr.splitlines() if "another language" in line]
+    assert len(warnings) == 1 and "2 text(s)" in warnings[0], result.stderr
+    night = json.loads(runner.invoke(main, ["night", str(script), "--lang", "ko", "--format", "json"]).stdout)
+    assert night["steps"]["toymaker"]["fallback"] == {"first_night": "en"}
+    assert night["steps"]["toymaker"]["first_night"] == english_night
+    assert [i for i, step in night["steps"].items() if "fallback" in step] == ["toymaker"]
+    shown = json.loads(runner.invoke(main, ["show", "fanggu", "--lang", "ko", "--format", "json"]).stdout)
+    assert shown["fallbacks"]["ko"] == {"jinx.fanggu-scarletwoman": "en"} or \
+        shown["fallbacks"]["ko"] == {"jinx.scarletwoman-fanggu": "en"}
