@@ -1054,8 +1054,11 @@ def pack_import(files, name, out_dir, lang):
                                          "github.com/ThePandemoniumInstitute/botc-translations]")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
               help="Seconds to wait for each download.")
+@click.option("--stale", type=click.Choice(["keep", "english"]), default="keep", show_default=True,
+              help="An official translation whose English changed since it was made: keep it (printed, "
+                   "marked as an old translation) or leave it out (the English prints, marked).")
 @_fail_cleanly
-def pack_update(from_dir, langs, url, translations_url, timeout):
+def pack_update(from_dir, langs, url, translations_url, timeout, stale):
     """Fetch the official data and install it as the pack 'official', loaded by every command
     from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
 
@@ -1068,12 +1071,13 @@ def pack_update(from_dir, langs, url, translations_url, timeout):
         scriptforge pack update
         scriptforge pack update --from ~/botc-data --lang ko
     """
+    from scriptforge.pack_sources import stale_text
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
     result = update_pack(langs=langs or (_default("sheet"),), from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
-                         progress=lambda line: echo(line, err=True))
+                         progress=lambda line: echo(line, err=True), stale=stale)
     for warning in result.build.warnings:
         echo(f"Warning: {warning}", err=True)
     manifest = result.build.files["pack.yaml"]
@@ -1081,6 +1085,8 @@ def pack_update(from_dir, langs, url, translations_url, timeout):
                f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
     if result.diff is not None:
         echo(diff_text(result.diff))
+    for line in stale_text(result.build.stale):
+        echo(line)
 
 
 @pack.command("list")

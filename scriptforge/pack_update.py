@@ -20,6 +20,7 @@ from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
 from scriptforge.languages import default, official
+from scriptforge.pack_sources import drop_stale
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -27,6 +28,7 @@ OFFICIAL_URL = "https://release.botc.app/resources/data/"
 TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
 ENGLISH_FILES = ("roles.json", "nightsheet.json", "jinxes.json")
 TIMEOUT = 20.0
+STALE_KEEP, STALE_ENGLISH = "keep", "english"  # `pack update --stale`
 MAX_BYTES = 32 * 1024 * 1024  # the official files are ~100 kB; anything this big is not one of them
 
 
@@ -101,21 +103,28 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
 
 def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
-                progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
+                progress: Callable[[str], None] = lambda line: None, stale: str = STALE_KEEP) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
-    rename, and say what changed against the pack that was installed before."""
+    rename, and say what changed against the pack that was installed before.
+
+    `stale`: what becomes of an official translation whose English changed since it was made:
+    `keep` (the default: it prints, marked as an old translation; the official app shows the same
+    text, and a reworded rule is usually still close) or `english` (it is left out of the pack, so
+    the English prints instead, marked as a fallback)."""
     from scriptforge.database import load_database
 
     target = Path(target) if target else packs_dir() / OFFICIAL
     sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
                           timeout=timeout, progress=progress)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
-    build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
         try:
             old = pack_files(target) if (target / "pack.yaml").is_file() else None
         except DataError:
             old = None  # a damaged installed pack: replaced, with nothing to compare against
+        build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat(), previous=old)
+        if stale == STALE_ENGLISH:
+            drop_stale(build.files, build.stale)
         path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, diff=diff)

@@ -176,10 +176,12 @@ class PackBuild:
     files: dict[str, Any]  # path inside the pack -> data (YAML documents)
     warnings: list[str] = field(default_factory=list)  # things the user should look at
     notes: list[str] = field(default_factory=list)  # things worth knowing, also kept in pack.yaml
+    stale: dict[str, list[str]] = field(default_factory=dict)  # lang -> translations older than their English
 
 
 _SCHEMAS = {"characters.yaml": "characters", "night.yaml": "night", "jinxes.yaml": "jinxes", "pack.yaml": "pack"}
-_LANG_SCHEMAS = {"night.yaml": "night_texts", "reminders.yaml": "reminders", "jinxes.yaml": "jinx_texts"}
+_LANG_SCHEMAS = {"night.yaml": "night_texts", "reminders.yaml": "reminders", "jinxes.yaml": "jinx_texts",
+                 "sources.yaml": "pack_sources"}
 
 
 def schema_of(rel: str) -> str:
@@ -190,10 +192,12 @@ def schema_of(rel: str) -> str:
 
 
 def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool = True,
-               updated: str | None = None) -> PackBuild:
+               updated: str | None = None, previous: dict | None = None) -> PackBuild:
     """The pack's files from already-read sources; `base_db` (the built-in data) is used to resolve
     names in brackets and ids the pack does not define. `check_ids=False` keeps jinxes between
-    characters neither defines (for comparing jinx files on their own)."""
+    characters neither defines (for comparing jinx files on their own). `previous` (the files of
+    the pack this one replaces) carries over the English each unchanged translation was made from
+    (`scriptforge.pack_sources`)."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name or ""):
         raise InputError(f"pack name '{name}' must be letters, digits, '.', '_' or '-' (at most 64)")
     by_kind: dict[tuple, Source] = {}
@@ -254,6 +258,9 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     for (kind, lang), src in sorted(by_kind.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
         if kind == "translation":
             _translation(src, lang, out, records, pairs, wakes, base_db)
+    from scriptforge.pack_sources import record_sources
+
+    out.stale = record_sources(out.files, previous)
     chars = out.files.get("characters.yaml", {}).get("characters", [])
     manifest = {
         "name": name,

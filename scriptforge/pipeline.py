@@ -91,6 +91,10 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
         result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' version and are printed "
                                f"in another language, marked {', '.join(view.fallback_tags)}: "
                                f"{', '.join(view.fallbacks[:6])}{'…' if len(view.fallbacks) > 6 else ''}")
+    if view.stale:
+        result.warnings.append(f"{len(view.stale)} official translation(s) were made before their English changed "
+                               f"and are printed marked (pack update --stale english prints the English): "
+                               f"{', '.join(view.stale[:6])}{'…' if len(view.stale) > 6 else ''}")
     rendered = renderer.render(view, fmt, base_dir=Path(script_path).resolve().parent)
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages

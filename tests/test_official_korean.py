@@ -8,6 +8,7 @@ import pytest
 from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.ids import token_id
+from scriptforge.packs import packs_dir
 from scriptforge.reference import character_record
 from tests.conftest import install_official, korean_translation, official_json
 
@@ -137,3 +138,38 @@ def test_a_korean_sheet_marks_the_english_it_prints_and_json_says_so(gappy_pack,
     shown = json.loads(runner.invoke(main, ["show", "fanggu", "--lang", "ko", "--format", "json"]).stdout)
     assert shown["fallbacks"]["ko"] == {"jinx.fanggu-scarletwoman": "en"} or \
         shown["fallbacks"]["ko"] == {"jinx.scarletwoman-fanggu": "en"}
+
+
+def test_a_translation_older_than_its_english_is_stale_until_translated_again(official_ko, tmp_path, runner, monkeypatch):
+    folder, _, _ = official_ko
+    translation = _translation(folder)
+    roles = official_json("roles.json")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # `pack update` installs there
+    target = packs_dir() / "official"
+    first = install_official(tmp_path / "v1", target, translation)
+    assert first.build.stale == {}
+    reworded = [dict(r, ability=r["ability"] + " (reworded)", firstNightReminder="Reworded.")
+                if r["id"] == "fortuneteller" else r for r in roles]
+    second = install_official(tmp_path / "v2", target, translation, roles=reworded)
+    assert second.build.stale == {"ko": ["fortuneteller.ability", "fortuneteller.first_night_reminder"]}
+    diff = runner.invoke(main, ["l10n", "diff", "fortuneteller", "--to", "ko"]).stdout
+    assert "ability  [STALE]" in diff and "first_night_reminder  [STALE]" in diff and diff.count("[STALE]") == 2
+    status = runner.invoke(main, ["l10n", "status", "--game", "botc"]).stdout
+    assert "ko: 0 missing, 2 stale" in status, status
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "S"}, "fortuneteller", "chef", "empath", "imp", "saint"]))
+    out = tmp_path / "s.html"
+    built = runner.invoke(main, ["build", str(script), "--lang", "ko", "--format", "html", "-o", str(out)])
+    html = out.read_text(encoding="utf-8")
+    assert translation["roles"]["fortuneteller"]["ability"] in html  # the default: printed, marked
+    assert '<span class="lang-tag">옛 번역</span>' in html and "fallback-note\">옛 번역:" in html
+    assert "1 official translation(s) were made before their English changed" in built.stderr
+    # the same files again, stale ones left out: still stale (the record is kept), now in English
+    update = runner.invoke(main, ["pack", "update", "--from", str(tmp_path / "v2"), "--lang", "ko", "--stale", "english"])
+    assert "stale official translation: ko fortuneteller.ability" in update.stdout, update.output
+    shown = json.loads(runner.invoke(main, ["show", "fortuneteller", "--lang", "ko", "--format", "json"]).stdout)
+    assert shown["fallbacks"]["ko"] == {"name": "en", "ability": "en", "flavor": "en",
+                                        "first_night_reminder": "en", "other_night_reminder": "en"}
+    translation["roles"]["fortuneteller"].update(ability="새로 번역한 능력입니다.", first="새로 번역한 안내입니다.")
+    third = install_official(tmp_path / "v3", target, translation, roles=reworded)
+    assert third.build.stale == {}

@@ -12,7 +12,8 @@ import re
 
 from scriptforge.analysis import Analysis
 from scriptforge.languages import char_class, default, split_pair, uses
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character, pick_text_lang
+from scriptforge.model import COUNT_KEYS, NIGHT_REMINDER_FIELDS, PLAYER_TEAMS, TEAMS, Character, pick_text_lang
+from scriptforge.pack_sources import stale_units
 from scriptforge.render.measure import NameColumn, name_column
 
 TEAM_COLOURS = {
@@ -119,6 +120,7 @@ class SheetView:
     footer_notes: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)  # what is printed in another language ("imp", "jinx imp-x")
     fallback_tags: list[str] = field(default_factory=list)  # the language tags those texts carry ("EN")
+    stale: list[str] = field(default_factory=list)  # official translations older than their English, printed marked
 
     def icons(self) -> Iterator[Icon]:
         """Every icon on the pages."""
@@ -204,7 +206,7 @@ def _joined(value):
 
 
 _NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
-             "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags"}
+             "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags", "stale"}
 
 
 def keep_korean_words(view):
@@ -234,17 +236,27 @@ def lang_tag(code: str | None, page_lang: str) -> str | None:
     return code.upper() if code and code != page_lang else None
 
 
+def stale_tag(db, page_lang: str) -> str:
+    """The tag of an official translation older than its English (see scriptforge.pack_sources)."""
+    return str(db.word(page_lang, "labels", "stale_tag") or "old")
+
+
 def fallback_notes(db, page_lang: str, tags: Iterable[str | None]) -> list[str]:
-    """The footer's explanation of each language tag used on a page, once per language."""
+    """The footer's explanation of each tag used on a page, once per tag."""
     out = []
     for tag in dict.fromkeys(t for t in tags if t):
+        if tag == stale_tag(db, page_lang):
+            out.append(str(db.word(page_lang, "labels", "stale_note") or tag).format(tag=tag))
+            continue
         note = db.word(page_lang, "labels", "fallback_note") or "{tag}: {source}"
         out.append(str(note).format(tag=tag, source=db.language_name(tag.lower(), page_lang),
                                     target=db.language_name(page_lang, page_lang)))
     return out
 
 
-def character_view(ch: Character, sheet_lang: str, image_url: str | None = None) -> CharacterView:
+def character_view(ch: Character, sheet_lang: str, image_url: str | None = None,
+                   old: str | None = None) -> CharacterView:
+    """`old`: the tag to print after the ability when it is a stale translation (else None)."""
     lang, second = split_pair(sheet_lang)
     texts, used = ch.texts_for(lang)
     fallback = used != lang
@@ -254,7 +266,8 @@ def character_view(ch: Character, sheet_lang: str, image_url: str | None = None)
     second_name = second_texts.name if second_texts and second_texts.name != name else None
     return CharacterView(id=ch.id, team=ch.team, name=name, ability=ability,
                          icon=icon_for(ch, name, image_url), second_name=second_name,
-                         fallback=fallback, homebrew=ch.homebrew, lang_tag=lang_tag(used, lang) if ability else None)
+                         fallback=fallback, homebrew=ch.homebrew,
+                         lang_tag=(lang_tag(used, lang) or (old if used == lang else None)) if ability else None)
 
 
 def labels_for(db, sheet_lang: str) -> dict:
@@ -283,7 +296,9 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
     script, db = analysis.script, analysis.db
     lang, _ = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
-    views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id)) for ch in analysis.characters}
+    stale, old = stale_units(db, lang), stale_tag(db, lang)
+    views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id),
+                                   old if f"{ch.id}.ability" in stale else None) for ch in analysis.characters}
 
     teams: list[TeamView] = []
     extra: list[TeamView] = []
@@ -299,7 +314,8 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
         a, b = jinx.characters
         if a in views and b in views:
             text, used = pick_text_lang(jinx.texts, lang)
-            jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=lang_tag(used, lang)))
+            tag = lang_tag(used, lang) or (old if f"jinx.{jinx.key}" in stale and used == lang else None)
+            jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=tag))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
     return SheetView(
@@ -327,13 +343,16 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
     db, order = analysis.db, analysis.night
     lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
+    stale, old = stale_units(db, lang), stale_tag(db, lang)
     out = []
     for night in ("first_night", "other_nights"):
         steps = []
         for item_id in order.order(night):
             entry = order.entries[item_id]
             text = entry.reminder(night, lang) or ""
-            tag = lang_tag(entry.reminder_lang(night, lang), lang) if text else None
+            used = entry.reminder_lang(night, lang)
+            tag = (lang_tag(used, lang) or (old if used == lang and f"{item_id}.{NIGHT_REMINDER_FIELDS[night]}" in stale
+                                            else None)) if text else None
             if entry.step is not None:
                 name = entry.name(lang)
                 second_name = entry.step.names.get(second) if second else None
@@ -378,9 +397,11 @@ def mark_fallbacks(view: SheetView, db) -> None:
         tagged += [(f"jinx {j.first.id}-{j.second.id}", j.lang_tag) for j in view.jinxes if j.lang_tag]
     tagged += [(f"{night.id.replace('_', ' ')} {s.id}", s.lang_tag) for night in view.nights for s in night.steps
                if s.lang_tag]
-    view.fallbacks = [what for what, _ in tagged]
-    view.fallback_tags = list(dict.fromkeys(tag for _, tag in tagged))
-    view.footer_notes = fallback_notes(db, view.html_lang, view.fallback_tags)
+    old = stale_tag(db, view.html_lang)
+    view.fallbacks = [what for what, tag in tagged if tag != old]
+    view.stale = [what for what, tag in tagged if tag == old]
+    view.fallback_tags = list(dict.fromkeys(tag for _, tag in tagged if tag != old))
+    view.footer_notes = fallback_notes(db, view.html_lang, [tag for _, tag in tagged])
 
 
 
