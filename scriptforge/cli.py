@@ -1139,30 +1139,41 @@ def pack_diff(old, new, lang, fmt):
 @main.command("export")
 @click.argument("script")
 @click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
+@click.option("--for", "target", type=click.Choice(["app", "full"]), default="app", show_default=True,
+              help="app: unchanged official characters as plain ids (the official app shows its own "
+                   "translation); full: every character as an object in --lang, for tools without translations.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: standard output).")
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
-def export_command(script, lang, out):
-    """Write SCRIPT in the official format with every character as a full object in one language.
+def export_command(script, lang, target, out):
+    """Write SCRIPT in the official format for the place it goes (--for app or full).
 
-    Names, abilities, flavor, night reminders, reminder labels, night positions, setup flags and
-    jinxes come from the database; `_meta` is kept. The official app can then load a Korean script.
+    --for app (default): unchanged official characters as plain ids, so the official app shows
+    them in its own translation and treats the script as official; homebrew and changed
+    characters as objects in --lang. --for full: every character as an object in --lang (names,
+    abilities, flavor, night reminders, reminder labels, night positions, setup flags, jinxes from
+    the database). `_meta` is kept. An object in the output is an `export-homebrew` finding: the
+    app will treat the script as homebrew.
 
     \b
     Example:
-        scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
+        scriptforge export examples/faith-trust-and-pixie-dust.json -o faith-app.json
+        scriptforge export examples/faith-trust-and-pixie-dust.json --for full --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
+    from scriptforge.rules.findings import finding_line
     from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
 
     if out:
         refuse_to_overwrite([out], [script])
     db = _db()
-    result = export_script(_analysis(script, db), lang)
+    result = export_script(_analysis(script, db), lang, target)
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
+    for found in result.findings:
+        echo(finding_line(found, script), err=True)
     if out:
         atomic_write_text(out, dump_json(result.data))
         echo(str(out))

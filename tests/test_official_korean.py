@@ -10,7 +10,7 @@ from scriptforge.database import load_database
 from scriptforge.ids import token_id
 from scriptforge.packs import packs_dir
 from scriptforge.reference import character_record
-from tests.conftest import install_official, korean_translation, official_json
+from tests.conftest import install_official, korean_translation, official_json, shared_path
 
 
 @pytest.fixture
@@ -173,3 +173,47 @@ def test_a_translation_older_than_its_english_is_stale_until_translated_again(of
     translation["roles"]["fortuneteller"].update(ability="새로 번역한 능력입니다.", first="새로 번역한 안내입니다.")
     third = install_official(tmp_path / "v3", target, translation, roles=reworded)
     assert third.build.stale == {}
+
+
+def test_export_for_app_keeps_official_characters_as_ids_and_validates(pack_env, runner, tmp_path):
+    from jsonschema import Draft202012Validator
+
+    from scriptforge.official import official_facts
+
+    schema = Draft202012Validator(official_json("script-schema.json"))
+    scripts = sorted(p for p in (shared_path("reference", "official", "wc25")).glob("*/script.json"))
+    assert len(scripts) == 16
+    objects = 0
+    for path in scripts:
+        result = runner.invoke(main, ["export", str(path), "--lang", "ko"])
+        assert result.exit_code == 0, (path, result.output)
+        data = json.loads(result.stdout)
+        assert not list(schema.iter_errors(data)), path
+        original = {e if isinstance(e, str) else e["id"]: e for e in json.loads(path.read_text(encoding="utf-8"))}
+        for entry in data:
+            if isinstance(entry, dict) and entry["id"] != "_meta":
+                # an object only for homebrew characters, or for official ones the script itself changes
+                assert entry["id"] not in official_facts().teams or isinstance(original.get(entry["id"]), dict), \
+                    (path.parent.name, entry["id"])
+                objects += 1
+        assert ("export-homebrew" in result.stderr) == any(isinstance(e, dict) and e["id"] != "_meta" for e in data)
+    assert objects  # the wc25 scripts' own characters stay objects
+    full = runner.invoke(main, ["export", str(scripts[0]), "--lang", "ko", "--for", "full"])
+    data = json.loads(full.stdout)
+    assert all(isinstance(e, dict) for e in data) and not list(schema.iter_errors(data))
+    assert "every character is written as an object" in full.stderr
+
+
+def test_a_korean_full_export_carries_every_official_label(pack_env, runner, tmp_path):
+    folder, _ = pack_env
+    translation = _translation(folder)
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "S"}, "fortuneteller", "vigormortis", "grandmother",
+                                  "devilsadvocate", "lilmonsta", "philosopher"]))
+    data = json.loads(runner.invoke(main, ["export", str(script), "--lang", "ko", "--for", "full"]).stdout)
+    roles = {r["id"]: r for r in official_json("roles.json")}
+    for entry in data[1:]:
+        role = roles[entry["id"]]
+        assert entry.get("reminders", []) == [translation["reminders"][token_id(x)] for x in role.get("reminders", ())]
+        assert entry.get("remindersGlobal", []) == [translation["reminders"][token_id(x)]
+                                                    for x in role.get("remindersGlobal", ())]

@@ -33,6 +33,7 @@ _CODES = [
     FindingCode("duplicate-character", "warning", "The same character is listed more than once."),
     FindingCode("duplicate-meta", "warning", "More than one _meta object; the first one is used."),
     FindingCode("character-override", "info", "A full object overrides an official character's texts for this script."),
+    FindingCode("export-homebrew", "info", "An export writes character objects, so the official app treats the script as homebrew."),
     FindingCode("setup-bracket-unknown", "warning", "A [...] setup bracket whose wording scriptforge cannot read."),
     FindingCode("meta-night-unknown", "warning", "A _meta.firstNight/otherNight entry that is not on the script."),
     # validating
