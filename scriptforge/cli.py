@@ -902,11 +902,14 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
 
 @l10n.command("check")
 @click.option("--lang", type=LANG, help="Check one language only (default: both).")
+@click.option("--include-official", is_flag=True,
+              help="Also list findings on the official texts a data pack gives, as info in their own group "
+                   "(to report upstream; they are never errors of ours).")
 @findings_options
 @l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_check(lang, game, fmt):
+def l10n_check(lang, include_official, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
@@ -923,7 +926,7 @@ def l10n_check(lang, game, fmt):
     chosen = _selection("l10n")
     db, games = _l10n_selection(game)
     findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
-                          games=games)
+                          games=games, include_official=include_official)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
                      "findings": [f.as_dict() for f in findings]})

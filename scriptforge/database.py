@@ -43,6 +43,9 @@ class Database:
     # official character id -> setup effect that its roles.json record does not carry in a bracket
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # lang -> the text units ("imp.ability", "reminder.redherring", "jinx.a-b") whose text a data
+    # pack gives: the official texts, which `l10n check` does not report as ours
+    pack_units: dict[str, frozenset[str]] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: dict[str, set[str]] = field(init=False, repr=False, compare=False)
 
@@ -230,7 +233,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
 
 def _content_key(roots: list[Path]) -> str:
     digest = hashlib.sha256()
-    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "ids.py", "languages.py",
+    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "ids.py", "languages.py", "pack_sources.py",
                                                                   "userfiles.py"))]
     files = [*code, REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     for root in roots:
@@ -472,6 +475,7 @@ class _LayeredLoader(_Loader):
         super().__init__(root)
         self.origin: dict[str, str] = {}
         self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
+        self.pack_units: dict[str, set[str]] = {}
 
     def _languages(self) -> tuple[str, ...]:
         return tuple(code for code in codes() if any((layer / code).is_dir() for layer, _ in self.layers))
@@ -493,6 +497,8 @@ class _LayeredLoader(_Loader):
             data = super()._read(layer / rel, schema, record_id)
             if data is None:
                 continue
+            if layer != self.root and "/" in rel.as_posix():
+                self._note_pack_units(rel.as_posix(), data)
             if schema == "characters":
                 self.origin.update({rec["id"]: name for rec in data["characters"]})
             elif schema == "texts" and record_id and layer != self.root:
@@ -501,6 +507,13 @@ class _LayeredLoader(_Loader):
                 data = {self.turned.get(k, k): v for k, v in data.items()}
             merged = data if merged is None else self._merge(schema, merged, data)
         return merged
+
+    def _note_pack_units(self, rel: str, data: Any) -> None:
+        from scriptforge.pack_sources import units
+
+        if isinstance(data, dict):
+            lang = rel.split("/")[0]
+            self.pack_units.setdefault(lang, set()).update(units({rel: data}, lang))
 
     def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
                            records: dict[str, Any]) -> None:
@@ -542,7 +555,8 @@ class _LayeredLoader(_Loader):
         db, problems = super().load()
         if db is not None:
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
-            db = replace(db, characters=chars)
+            db = replace(db, characters=chars,
+                         pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()})
         return db, problems
 
 

@@ -314,7 +314,7 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
         a, b = jinx.characters
         if a in views and b in views:
             text, used = pick_text_lang(jinx.texts, lang)
-            tag = lang_tag(used, lang) or (old if f"jinx.{jinx.key}" in stale and used == lang else None)
+            tag = lang_tag(used, lang) or (old if f"jinx.{'-'.join(jinx.characters)}" in stale and used == lang else None)
             jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=tag))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
