@@ -108,6 +108,9 @@ def gappy_pack(tmp_path_factory):
     jinx_key = next(k for k in full["jinxes"] if set(k.split("-")) == {"fanggu", "scarletwoman"})
     translation = korean_translation(load_database(), roles, jinxes,
                                      leave_out=(f"jinxes/{jinx_key}", "roles/toymaker/first"))
+    # an official typo, as the official file has one: the Preacher named 목사 beside 전도사
+    preacher = next(k for k in translation["jinxes"] if "preacher" in k.split("-"))
+    translation["jinxes"][preacher] = "전도사가 목사처럼 설교하면 시험용 징크스가 적용됩니다."
     target = tmp_path_factory.mktemp("gappy") / "official"
     install_official(tmp_path_factory.mktemp("gappy-files"), target, translation)
     return target
@@ -217,3 +220,19 @@ def test_a_korean_full_export_carries_every_official_label(pack_env, runner, tmp
         assert entry.get("reminders", []) == [translation["reminders"][token_id(x)] for x in role.get("reminders", ())]
         assert entry.get("remindersGlobal", []) == [translation["reminders"][token_id(x)]
                                                     for x in role.get("remindersGlobal", ())]
+
+
+def test_l10n_check_never_reports_official_texts_as_ours(gappy_pack, runner, monkeypatch):
+    monkeypatch.setenv("SCRIPTFORGE_PACKS", str(gappy_pack))
+    result = runner.invoke(main, ["l10n", "check", "--lang", "ko", "--game", "botc"])
+    assert result.exit_code == 0, result.stdout[-2000:]
+    assert "목사" not in result.stdout and "official texts" not in result.stdout
+    listed = runner.invoke(main, ["l10n", "check", "--lang", "ko", "--game", "botc", "--include-official"])
+    assert listed.exit_code == 0
+    head, _, official = listed.stdout.partition("== official texts:")
+    assert "목사" not in head and official, listed.stdout[-2000:]
+    typo = next(line for line in official.splitlines() if "'목사' is a variant" in line)
+    assert typo.startswith("ko info [term-variant]") and "the official ko translation (game/ko.json)" in typo
+    assert "data/ko/jinxes.yaml" not in typo
+    assert any("[missing]" in line and "toymaker.first_night_reminder" in line for line in official.splitlines())
+    assert all(line.startswith("ko info [") for line in official.splitlines()[1:-1])
