@@ -236,3 +236,28 @@ def test_l10n_check_never_reports_official_texts_as_ours(gappy_pack, runner, mon
     assert "data/ko/jinxes.yaml" not in typo
     assert any("[missing]" in line and "toymaker.first_night_reminder" in line for line in official.splitlines())
     assert all(line.startswith("ko info [") for line in official.splitlines()[1:-1])
+
+
+def test_every_korean_setup_bracket_reads_as_its_english():
+    """The Korean brackets of every official setup character (written for this test in the
+    official layout, as a translator writes them) read into the same effect as the English."""
+    from pathlib import Path
+
+    from scriptforge.rules.brackets import read_brackets
+
+    korean = json.loads((Path(__file__).parent / "fixtures" / "ko-brackets.json").read_text(encoding="utf-8"))
+    roles = {r["id"]: r for r in official_json("roles.json")}
+    names = {r["name"].casefold(): i for i, r in roles.items()}
+    names.update({entry["name"].casefold(): i for i, entry in korean["roles"].items()})
+
+    def resolve(text):
+        return names.get(text.strip().casefold())
+
+    bracketed = [i for i, r in roles.items() if "[" in r["ability"]]
+    assert len(bracketed) == 18 and set(bracketed) <= set(korean["roles"])
+    for char_id in bracketed:
+        english = read_brackets(roles[char_id]["ability"], [roles[char_id]["name"]], resolve)
+        mine = read_brackets(korean["roles"][char_id]["ability"], [korean["roles"][char_id]["name"],
+                                                                   roles[char_id]["name"]], resolve)
+        assert english.effect is not None and not english.unknown, char_id
+        assert mine.unknown == () and mine.effect == english.effect, (char_id, mine)
