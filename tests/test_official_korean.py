@@ -261,3 +261,31 @@ def test_every_korean_setup_bracket_reads_as_its_english():
                                                                    roles[char_id]["name"]], resolve)
         assert english.effect is not None and not english.unknown, char_id
         assert mine.unknown == () and mine.effect == english.effect, (char_id, mine)
+
+
+def test_an_overview_quotes_the_ability_printed_on_its_page(pack_env, db, tmp_path):
+    """With the pack, the page prints the official ability; the overview's opening quotation is
+    that ability, and the rest of the seed's prose is as written."""
+    from scriptforge.analysis import analyse
+    from scriptforge.render.almanac import almanac_view
+    from scriptforge.script import read_script
+
+    _, pack = pack_env
+    packed = load_database(packs=[pack])
+    script = tmp_path / "all.json"  # every character with an overview
+    script.write_text(json.dumps([{"id": "_meta", "name": "All"},
+                                  *(c.id for c in db.characters.values() if any(t.overview for t in c.texts.values()))]))
+    quoted = 0
+    for lang in ("en", "ko"):
+        view = almanac_view(analyse(read_script(script, packed), packed), lang)
+        for page in view.characters:
+            sections = {s.key: s for s in page.sections}
+            if "overview" not in sections or "ability" not in sections or sections["overview"].fallback:
+                continue
+            ability, overview = sections["ability"].paragraphs[0], sections["overview"].paragraphs[0]
+            seed = db.get(page.id).texts[lang]
+            assert overview[0] in "\"“" and overview[1:].startswith(ability), (lang, page.id)
+            rest = overview[1 + len(ability) + 1:]
+            assert seed.overview.endswith(rest), (lang, page.id)  # the prose after the quote is untouched
+            quoted += ability != seed.ability
+    assert quoted >= 10  # the official English differs from the seed's for many of them
