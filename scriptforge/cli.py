@@ -1139,6 +1139,46 @@ def pack_diff(old, new, lang, fmt):
         echo(diff_text(report))
 
 
+@main.command("migrate")
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--write", is_flag=True, help="Write the migrated script over SCRIPT (after showing the diff).")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the migrated script to this file instead.")
+@_fail_cleanly
+def migrate(script, write, out):
+    """Move a community script to the official ids, names and terms; show the diff first.
+
+    Objects that are translations of official characters become plain ids (so the official app
+    shows its own translation); objects whose rules differ stay overrides with the official name;
+    community terms become the glossary's official ones. A community name that is another
+    character's official name is refused with a line. Nothing is written without --write or -o.
+
+    \b
+    Example:
+        scriptforge migrate ko-trouble_brewing.json
+        scriptforge migrate ko-trouble_brewing.json --write
+    """
+    from scriptforge.fileio import atomic_write_text, dump_json
+    from scriptforge.migrate import migrate_script
+    from scriptforge.userfiles import read_json
+
+    result = migrate_script(read_json(script), _db())
+    for line in result.collisions:
+        echo(f"{script}: {line}", err=True)
+    if not result.changed:
+        echo(f"{script}: nothing to migrate")
+        return
+    echo(result.diff(str(script)))
+    for line in result.lines:
+        echo(f"{script}: {line}", err=True)
+    echo(f"{script}: {result.to_ids} object(s) to ids, {result.overrides} override(s), {result.terms} term(s), "
+         f"{len(result.collisions)} collision(s) refused", err=True)
+    target = out or (script if write else None)
+    if target:
+        atomic_write_text(target, dump_json(result.after))
+        echo(str(target))
+
+
 @main.command("export")
 @click.argument("script")
 @click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
