@@ -935,6 +935,41 @@ def l10n_check(lang, include_official, game, fmt):
     sys.exit(1 if any(f.severity == "error" for f in findings) else 0)
 
 
+@l10n.command("terms")
+@click.option("--official", "folder", type=click.Path(file_okay=False, exists=True, path_type=Path), required=True,
+              help="A folder of official translation files: game/<lang>.json, script/<lang>.json, app/<lang>.json.")
+@click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
+@format_option
+@_fail_cleanly
+def l10n_terms(folder, lang, fmt):
+    """How the official files use the glossary's terms, per kind of text (ability, night, jinxes,
+    reminders, name, flavor, ui); where the glossary disagrees with them; typos to report upstream.
+
+    Exit code 1 when the glossary calls a spelling wrong where the official texts use it.
+
+    \b
+    Example:
+        scriptforge l10n terms --official ~/botc-translations --lang ko
+    """
+    from scriptforge.errors import InputError
+    from scriptforge.l10n.usage import official_texts, term_usage, usage_text
+    from scriptforge.userfiles import read_json
+
+    game = folder / "game" / f"{lang}.json"
+    if not game.is_file():
+        raise InputError(f"no official game file for '{lang}' (game/{lang}.json)", where=str(folder))
+    interface = [read_json(folder / part / f"{lang}.json") for part in ("script", "app")
+                 if (folder / part / f"{lang}.json").is_file()]
+    rows = term_usage(_db().glossary.get(lang, []), official_texts(read_json(game), interface))
+    if fmt == "json":
+        _print_json([{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
+                      "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
+                      "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows])
+    else:
+        echo(usage_text(rows))
+    sys.exit(1 if any(r.conflicts for r in rows) else 0)
+
+
 @l10n.command("confirm")
 @click.argument("id_", metavar="ID", required=False)
 @click.argument("field", required=False)

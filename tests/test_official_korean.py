@@ -289,3 +289,30 @@ def test_an_overview_quotes_the_ability_printed_on_its_page(pack_env, db, tmp_pa
             assert seed.overview.endswith(rest), (lang, page.id)  # the prose after the quote is untouched
             quoted += ability != seed.ability
     assert quoted >= 10  # the official English differs from the seed's for many of them
+
+
+def test_l10n_terms_follows_official_usage_per_kind_and_lists_typos(runner, tmp_path):
+    """Small official-layout files (written for the test): the game texts use 살아있는 and 지목,
+    the interface words 지명 and 마을 주민; one jinx writes 목사 for 전도사 once."""
+    (tmp_path / "game").mkdir()
+    (tmp_path / "script").mkdir()
+    game = {"roles": {
+        "empath": {"name": "초공감자", "ability": "매일 밤, 살아있는 이웃 2명 중 악한 이웃의 수를 알게 됩니다."},
+        "preacher": {"name": "전도사", "ability": "매일 밤, 플레이어 1명을 선택합니다. 전도사가 고른 하수인은 능력을 잃습니다.",
+                     "first": "전도사를 깨웁니다.", "other": "전도사를 깨웁니다."},
+        "witch": {"name": "마녀", "ability": "매일 밤, 플레이어 1명을 선택합니다: 그가 내일 지목하면 사망합니다."},
+        "chef": {"name": "요리사", "ability": "주민 1명을 알게 됩니다."}},
+        "jinxes": {"preacher-legion": "목사가 군단을 고르면 시험용 규칙이 적용됩니다."},
+        "reminders": {}, "editions": {}}
+    script = {"analysis": {"nominate": "지명할 수 있는 플레이어", "team": "마을 주민"}}
+    (tmp_path / "game" / "ko.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    (tmp_path / "script" / "ko.json").write_text(json.dumps(script, ensure_ascii=False), encoding="utf-8")
+    result = runner.invoke(main, ["--debug", "l10n", "terms", "--official", str(tmp_path), "--lang", "ko"])
+    assert result.exit_code == 0, result.output  # the glossary agrees with the official usage
+    assert "conflict" not in result.stdout
+    assert "typo to report upstream: '목사' in jinxes/preacher-legion" in result.stdout
+    assert "지명 ui 1" in result.stdout and "살아있는 ability 1" in result.stdout
+    game["roles"]["witch"]["ability"] += " 마을주민 마을주민 마을주민"
+    (tmp_path / "game" / "ko.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    disagree = runner.invoke(main, ["l10n", "terms", "--official", str(tmp_path), "--lang", "ko"])
+    assert disagree.exit_code == 1 and "conflict: the official ability texts use '마을주민' 3 time(s)" in disagree.stdout
