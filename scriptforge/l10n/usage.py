@@ -15,6 +15,7 @@ every spelling of every entry, by kind, and says where the glossary disagrees:
 """
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 import re
 
@@ -33,7 +34,7 @@ class Usage:
     typos: list[tuple[str, str, int, list[str]]] = field(default_factory=list)  # (variant, kind, uses, where)
 
 
-def official_texts(game: dict, interface: list[dict] = ()) -> list[tuple[str, str, str]]:
+def official_texts(game: dict, interface: Sequence[dict] = ()) -> list[tuple[str, str, str]]:
     """(kind, where, text) for every text of official files: a game file and interface files."""
     out = []
     for role_id, entry in (game.get("roles") or {}).items():
