@@ -46,6 +46,9 @@ class Database:
     # lang -> the text units ("imp.ability", "reminder.redherring", "jinx.a-b") whose text a data
     # pack gives: the official texts, which `l10n check` does not report as ours
     pack_units: dict[str, frozenset[str]] = field(default_factory=dict)
+    # lang -> text unit -> the English an official translation was made from (a pack's
+    # <lang>/sources.yaml; see scriptforge.pack_sources): what `l10n diff` shows for a stale one
+    official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: dict[str, set[str]] = field(init=False, repr=False, compare=False)
 
@@ -555,7 +558,12 @@ class _LayeredLoader(_Loader):
         db, problems = super().load()
         if db is not None:
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
-            db = replace(db, characters=chars,
+            sources = {}
+            for lang in db.languages:
+                if self._has(f"{lang}/sources.yaml"):
+                    block = self._read(self.root / lang / "sources.yaml", "pack_sources") or {}
+                    sources[lang] = {key: record["text"] for key, record in block.get("texts", {}).items()}
+            db = replace(db, characters=chars, official_sources=sources,
                          pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()})
         return db, problems
 

@@ -157,6 +157,8 @@ def test_a_translation_older_than_its_english_is_stale_until_translated_again(of
     assert second.build.stale == {"ko": ["fortuneteller.ability", "fortuneteller.first_night_reminder"]}
     diff = runner.invoke(main, ["l10n", "diff", "fortuneteller", "--to", "ko"]).stdout
     assert "ability  [STALE]" in diff and "first_night_reminder  [STALE]" in diff and diff.count("[STALE]") == 2
+    was = next(r for r in roles if r["id"] == "fortuneteller")["ability"]
+    assert f"translated from: {was}" in diff  # the English the Korean describes
     status = runner.invoke(main, ["l10n", "status", "--game", "botc"]).stdout
     assert "ko: 0 missing, 2 stale" in status, status
     script = tmp_path / "s.json"
