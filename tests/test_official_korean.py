@@ -43,6 +43,18 @@ def test_every_official_label_reaches_its_token(pack_env, runner):
     assert shown["labels"]["ko"] == [translation["reminders"]["redherring"]]
     text = runner.invoke(main, ["show", "fortuneteller", "--lang", "ko"]).stdout
     assert translation["reminders"]["redherring"] in text and "Red Herring" not in text
+    from scriptforge.analysis import analyse
+    from scriptforge.render.almanac import almanac_view
+    from scriptforge.script import parse_script
+
+    script = parse_script(json.dumps([{"id": "_meta", "name": "A"}, "fortuneteller", "grandmother", "imp", "chef", "saint"]), db)
+    for page in almanac_view(analyse(script, db), "ko").characters:
+        role = next(r for r in roles if r["id"] == page.id)
+        if not role.get("reminders"):
+            continue
+        reminders = next(f for f in page.facts if f.key == "reminders")
+        assert all(translation["reminders"][token_id(x)] in reminders.text for x in role["reminders"]), page.id
+        assert not reminders.fallback
 
 
 def test_the_official_label_wins_over_the_built_in_one(pack_env, db):
