@@ -88,7 +88,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
     if view.fallbacks:
-        result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' version and are printed "
+        result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "
                                f"in another language, marked {', '.join(view.fallback_tags)}: "
                                f"{', '.join(view.fallbacks[:6])}{'…' if len(view.fallbacks) > 6 else ''}")
     if view.stale:

@@ -118,7 +118,7 @@ class SheetView:
     name_column: NameColumn | None = None  # a wider name column (or smaller names) than sheet.css's
     # one line per language some text is printed in instead of the page's ("EN: …"), for the footer
     footer_notes: list[str] = field(default_factory=list)
-    fallbacks: list[str] = field(default_factory=list)  # what is printed in another language ("imp", "jinx imp-x")
+    fallbacks: list[str] = field(default_factory=list)  # what is printed in another language (names, "a · b", "night: name")
     fallback_tags: list[str] = field(default_factory=list)  # the language tags those texts carry ("EN")
     stale: list[str] = field(default_factory=list)  # official translations older than their English, printed marked
 
@@ -393,10 +393,9 @@ def mark_fallbacks(view: SheetView, db) -> None:
     """Fill the view's footer notes and list of fallbacks from the language tags it prints."""
     tagged: list[tuple[str, str]] = []
     if view.show_sheet:
-        tagged += [(c.id, c.lang_tag) for t in (*view.teams, *view.extra_teams) for c in t.characters if c.lang_tag]
-        tagged += [(f"jinx {j.first.id}-{j.second.id}", j.lang_tag) for j in view.jinxes if j.lang_tag]
-    tagged += [(f"{night.id.replace('_', ' ')} {s.id}", s.lang_tag) for night in view.nights for s in night.steps
-               if s.lang_tag]
+        tagged += [(c.name, c.lang_tag) for t in (*view.teams, *view.extra_teams) for c in t.characters if c.lang_tag]
+        tagged += [(f"{j.first.name} · {j.second.name}", j.lang_tag) for j in view.jinxes if j.lang_tag]
+    tagged += [(f"{night.title}: {s.name}", s.lang_tag) for night in view.nights for s in night.steps if s.lang_tag]
     old = stale_tag(db, view.html_lang)
     view.fallbacks = [what for what, tag in tagged if tag != old]
     view.stale = [what for what, tag in tagged if tag == old]
