@@ -1225,15 +1225,15 @@ def migrate(script, write, out):
 
     result = migrate_script(read_json(script), _db())
     for line in result.collisions:
-        echo(f"{script}: {line}", err=True)
+        echo(f"Warning: {script}: {line}", err=True)
     if not result.changed:
         echo(f"{script}: nothing to migrate")
         return
     echo(result.diff(str(script)))
     for line in result.lines:
-        echo(f"{script}: {line}", err=True)
+        echo(f"{script}: {line}")
     echo(f"{script}: {result.to_ids} object(s) to ids, {result.overrides} override(s), {result.terms} term(s), "
-         f"{len(result.collisions)} collision(s) refused", err=True)
+         f"{len(result.collisions)} collision(s) refused")
     target = out or (script if write else None)
     if target:
         atomic_write_text(target, dump_json(result.after))
@@ -1267,7 +1267,6 @@ def export_command(script, lang, target, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --for full --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
-    from scriptforge.rules.findings import finding_line
     from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
 
     if out:
@@ -1277,7 +1276,7 @@ def export_command(script, lang, target, out):
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
     for found in result.findings:
-        echo(finding_line(found, script), err=True)
+        echo(f"Warning: {script}: [{found.code}] {found.message}", err=True)
     if out:
         atomic_write_text(out, dump_json(result.data))
         echo(str(out))
