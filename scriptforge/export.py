@@ -22,7 +22,7 @@ from scriptforge.languages import default, fallback_chain
 from scriptforge.model import NIGHTS, Texts
 from scriptforge.character_json import ITEM_LIMITS, character_object, overlong_entry
 from scriptforge.official import official_facts
-from scriptforge.rules.findings import Finding, finding
+from scriptforge.findings import Finding, finding
 
 
 

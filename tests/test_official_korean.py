@@ -9,7 +9,7 @@ from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.ids import token_id
 from scriptforge.packs import packs_dir
-from scriptforge.reference import character_record
+from scriptforge.text.reference import character_record
 from tests.conftest import install_official, korean_translation, official_json, shared_path
 
 
