@@ -15,7 +15,7 @@ changed meanwhile, it is stale until the translators change it.
 from typing import NamedTuple
 
 from scriptforge.languages import official
-from scriptforge.l10n.units import text_hash
+from scriptforge.ids import text_hash
 
 SOURCES = "sources.yaml"
 _NIGHTS = {"first_night": "first_night_reminder", "other_nights": "other_night_reminder"}
@@ -92,11 +92,15 @@ def stale_text(stale: dict[str, list[str]]) -> list[str]:
 
 
 def stale_units(db, lang: str) -> frozenset[str]:
-    """The printed text units of `lang` (abilities, names, flavor, night reminders, labels, jinxes)
-    whose recorded source text no longer matches the database's: stale translations."""
+    """The official text units of `lang` (abilities, names, flavor, night reminders, labels, jinxes
+    a pack gives) whose recorded source text no longer matches the database's: stale official
+    translations. Our own stale translations are `l10n check`'s business, not the page's."""
     out = set()
     jinxes = {j.key: j for j in db.jinxes}
+    given = db.pack_units.get(lang, frozenset())
     for key, (source, digest) in db.provenance.get(lang, {}).items():
+        if key not in given:
+            continue
         kind, _, rest = key.partition(".")
         if kind == "jinx":
             text = jinxes[rest].texts.get(source) if rest in jinxes else None

@@ -712,7 +712,7 @@ def diff_packs(old_files: dict, new_files: dict, our_db=None) -> dict:
 
 def _stale(db, units) -> list[dict]:
     """Our translations (every language but English) of the English texts that changed."""
-    from scriptforge.l10n.units import text_hash
+    from scriptforge.ids import text_hash
 
     out = []
     by_pair = {frozenset(j.characters): j for j in db.jinxes}
