@@ -1055,11 +1055,14 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
 
 @l10n.command("check")
 @click.option("--lang", type=LANG, help="Check one language only (default: both).")
+@click.option("--include-official", is_flag=True,
+              help="Also list findings on the official texts a data pack gives, as info in their own group "
+                   "(to report upstream; they are never errors of ours).")
 @findings_options
 @l10n_game_option
 @format_option
 @_fail_cleanly
-def l10n_check(lang, game, fmt):
+def l10n_check(lang, include_official, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
@@ -1076,13 +1079,48 @@ def l10n_check(lang, game, fmt):
     chosen = _selection("l10n")
     db, games = _l10n_selection(game)
     findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
-                          games=games)
+                          games=games, include_official=include_official)
     if fmt == "json":
         _print_json({"ok": not any(f.severity == "error" for f in findings),
                      "findings": [f.as_dict() for f in findings]})
     else:
         echo(findings_text(findings))
     sys.exit(1 if any(f.severity == "error" for f in findings) else 0)
+
+
+@l10n.command("terms")
+@click.option("--official", "folder", type=click.Path(file_okay=False, exists=True, path_type=Path), required=True,
+              help="A folder of official translation files: game/<lang>.json, script/<lang>.json, app/<lang>.json.")
+@click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
+@format_option
+@_fail_cleanly
+def l10n_terms(folder, lang, fmt):
+    """How the official files use the glossary's terms, per kind of text (ability, night, jinxes,
+    reminders, name, flavor, ui); where the glossary disagrees with them; typos to report upstream.
+
+    Exit code 1 when the glossary calls a spelling wrong where the official texts use it.
+
+    \b
+    Example:
+        scriptforge l10n terms --official ~/botc-translations --lang ko
+    """
+    from scriptforge.errors import InputError
+    from scriptforge.l10n.usage import official_texts, term_usage, usage_text
+    from scriptforge.userfiles import read_json
+
+    game = folder / "game" / f"{lang}.json"
+    if not game.is_file():
+        raise InputError(f"no official game file for '{lang}' (game/{lang}.json)", where=str(folder))
+    interface = [read_json(folder / part / f"{lang}.json") for part in ("script", "app")
+                 if (folder / part / f"{lang}.json").is_file()]
+    rows = term_usage(_db().glossary.get(lang, []), official_texts(read_json(game), interface))
+    if fmt == "json":
+        _print_json([{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
+                      "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
+                      "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows])
+    else:
+        echo(usage_text(rows))
+    sys.exit(1 if any(r.conflicts for r in rows) else 0)
 
 
 @l10n.command("confirm")
@@ -1215,8 +1253,11 @@ def pack_import(files, name, out_dir, lang):
                                          "github.com/ThePandemoniumInstitute/botc-translations]")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
               help="Seconds to wait for each download.")
+@click.option("--stale", type=click.Choice(["keep", "english"]), default="keep", show_default=True,
+              help="An official translation whose English changed since it was made: keep it (printed, "
+                   "marked as an old translation) or leave it out (the English prints, marked).")
 @_fail_cleanly
-def pack_update(from_dir, langs, only, url, translations_url, timeout):
+def pack_update(from_dir, langs, only, url, translations_url, timeout, stale):
     """Fetch the official data and install it as the pack 'official', loaded by every command
     from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
 
@@ -1231,12 +1272,13 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout):
         scriptforge pack update --lang de --lang zh_Hans
         scriptforge pack update --only --lang ko
     """
+    from scriptforge.pack_sources import stale_text
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
     result = update_pack(langs=langs, only=only, from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
-                         progress=lambda line: echo(line, err=True))
+                         progress=lambda line: echo(line, err=True), stale=stale)
     for warning in result.build.warnings:
         echo(f"Warning: {warning}", err=True)
     manifest = result.build.files["pack.yaml"]
@@ -1248,6 +1290,8 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout):
         echo(f"languages removed: {', '.join(result.languages_removed)}")
     if result.diff is not None:
         echo(diff_text(result.diff))
+    for line in stale_text(result.build.stale):
+        echo(line)
 
 
 @pack.command("list")
@@ -1297,23 +1341,71 @@ def pack_diff(old, new, lang, fmt):
         echo(diff_text(report))
 
 
+@main.command("migrate")
+@click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--write", is_flag=True, help="Write the migrated script over SCRIPT (after showing the diff).")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the migrated script to this file instead.")
+@_fail_cleanly
+def migrate(script, write, out):
+    """Move a community script to the official ids, names and terms; show the diff first.
+
+    Objects that are translations of official characters become plain ids (so the official app
+    shows its own translation); objects whose rules differ stay overrides with the official name;
+    community terms become the glossary's official ones. A community name that is another
+    character's official name is refused with a line. Nothing is written without --write or -o.
+
+    \b
+    Example:
+        scriptforge migrate ko-trouble_brewing.json
+        scriptforge migrate ko-trouble_brewing.json --write
+    """
+    from scriptforge.fileio import atomic_write_text, dump_json
+    from scriptforge.migrate import migrate_script
+    from scriptforge.userfiles import read_json
+
+    result = migrate_script(read_json(script), _db())
+    for line in result.collisions:
+        echo(f"Warning: {script}: {line}", err=True)
+    if not result.changed:
+        echo(f"{script}: nothing to migrate")
+        return
+    echo(result.diff(str(script)))
+    for line in result.lines:
+        echo(f"{script}: {line}")
+    echo(f"{script}: {result.to_ids} object(s) to ids, {result.overrides} override(s), {result.terms} term(s), "
+         f"{len(result.collisions)} collision(s) refused")
+    target = out or (script if write else None)
+    if target:
+        atomic_write_text(target, dump_json(result.after))
+        echo(str(target))
+
+
 @main.command("export")
 @click.argument("script")
 @click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
+@click.option("--for", "target", type=click.Choice(["app", "full"]), default="app", show_default=True,
+              help="app: unchanged official characters as plain ids (the official app shows its own "
+                   "translation); full: every character as an object in --lang, for tools without translations.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file ('-' or none: standard output).")
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
-def export_command(script, lang, out):
-    """Write SCRIPT in the official format with every character as a full object in one language.
+def export_command(script, lang, target, out):
+    """Write SCRIPT in the official format for the place it goes (--for app or full).
 
-    Names, abilities, flavor, night reminders, reminder labels, night positions, setup flags and
-    jinxes come from the database; `_meta` is kept. The official app can then load a Korean script.
+    --for app (default): unchanged official characters as plain ids, so the official app shows
+    them in its own translation and treats the script as official; homebrew and changed
+    characters as objects in --lang. --for full: every character as an object in --lang (names,
+    abilities, flavor, night reminders, reminder labels, night positions, setup flags, jinxes from
+    the database). `_meta` is kept. An object in the output is an `export-homebrew` finding: the
+    app will treat the script as homebrew.
 
     \b
     Example:
-        scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
+        scriptforge export examples/faith-trust-and-pixie-dust.json -o faith-app.json
+        scriptforge export examples/faith-trust-and-pixie-dust.json --for full --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
     from scriptforge.fileio import dump_json, refuse_to_overwrite, write_output
@@ -1321,9 +1413,11 @@ def export_command(script, lang, out):
     if out:
         refuse_to_overwrite([out], [script])
     db = _db()
-    result = export_script(_analysis(script, db), lang)
+    result = export_script(_analysis(script, db), lang, target)
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
+    for found in result.findings:
+        echo(f"Warning: {script}: [{found.code}] {found.message}", err=True)
     if out and str(out) != "-":
         write_output(out, dump_json(result.data).encode("utf-8"), [script])
         echo(str(out))

@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 
 from scriptforge.datafiles import PARTIAL, ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
+from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
+    SetupEffect, Texts, pick_text_lang
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
@@ -40,6 +41,12 @@ class Database:
     # official character id -> setup effect that its roles.json record does not carry in a bracket
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # lang -> the text units ("imp.ability", "reminder.redherring", "jinx.a-b") whose text a data
+    # pack gives: the official texts, which `l10n check` does not report as ours
+    pack_units: dict[str, frozenset[str]] = field(default_factory=dict)
+    # lang -> text unit -> the English an official translation was made from (a pack's
+    # <lang>/sources.yaml; see scriptforge.pack_sources): what `l10n diff` shows for a stale one
+    official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
     # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
     script_advice: dict[str, Any] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
@@ -153,8 +160,14 @@ class Database:
 
     def reminder_label(self, token: str, lang: str) -> str:
         """A reminder token's label in `lang`, else along the fallbacks; a token without any is its own label."""
-        return pick_text({code: table[token] for code, table in self.reminder_labels.items() if token in table},
-                         lang) or token
+        return self.reminder_label_lang(token, lang)[0]
+
+    def reminder_label_lang(self, token: str, lang: str) -> tuple[str, str | None]:
+        """(label, its language) of a reminder token in `lang`, else along the fallbacks; a token
+        without any label is its own label, in no language (None)."""
+        label, code = pick_text_lang({code: table[token] for code, table in self.reminder_labels.items()
+                                      if token in table}, lang)
+        return (label, code) if label else (token, None)
 
     def labels(self, lang: str) -> dict[str, str]:
         """The `labels` of ui.yaml in `lang` (each along the fallbacks), `fallback_language` filled in
@@ -224,7 +237,7 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     and validating again. The first problem `check` finds is raised as a DataError (`hint` after
     the count of the others). The BotC database and every other rule set load through here."""
     here = Path(__file__).parent
-    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py",
+    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "pack_sources.py",
                                           "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
     digest = hashlib.sha256()
@@ -408,9 +421,10 @@ class _Loader(ProblemCollector):
             )
             for s in NIGHT_STEPS
         }
+        nights: dict[str, Any] = {n: tuple(night[n]) for n in NIGHTS}
         db = Database(
             characters=characters,
-            **{n: tuple(night[n]) for n in NIGHTS},
+            **nights,
             steps=steps,
             jinxes=jinxes,
             base_setup={int(k): v for k, v in setup["players"].items()},
@@ -569,6 +583,7 @@ class _LayeredLoader(_Loader):
         super().__init__(root)
         self.origin: dict[str, str] = {}
         self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
+        self.pack_units: dict[str, set[str]] = {}
 
     def _languages(self) -> tuple[str, ...]:
         return tuple(code for code in codes() if any((layer / code).is_dir() for layer, _ in self.layers))
@@ -590,6 +605,8 @@ class _LayeredLoader(_Loader):
             data = super()._read(layer / rel, schema + PARTIAL if layer in self.partial else schema, record_id)
             if data is None:
                 continue
+            if layer != self.root and "/" in rel.as_posix():
+                self._note_pack_units(rel.as_posix(), data)
             if schema == "characters":
                 self.origin.update({rec["id"]: name for rec in data["characters"]})
             elif schema == "texts" and record_id and layer != self.root:
@@ -605,6 +622,13 @@ class _LayeredLoader(_Loader):
                 data = {self.turned.get(k, k): v for k, v in data.items()}
             merged = data if merged is None else self._merge(schema, merged, data)
         return merged
+
+    def _note_pack_units(self, rel: str, data: Any) -> None:
+        from scriptforge.pack_sources import units
+
+        if isinstance(data, dict):
+            lang = rel.split("/")[0]
+            self.pack_units.setdefault(lang, set()).update(units({rel: data}, lang))
 
     def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
                            records: dict[str, Any]) -> None:
@@ -644,7 +668,13 @@ class _LayeredLoader(_Loader):
         db, problems = super().load()
         if db is not None:
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
-            db = replace(db, characters=chars)
+            sources = {}
+            for lang in db.languages:
+                if self._has(f"{lang}/sources.yaml"):
+                    block = self._read(self.root / lang / "sources.yaml", "pack_sources") or {}
+                    sources[lang] = {key: record["text"] for key, record in block.get("texts", {}).items()}
+            db = replace(db, characters=chars, official_sources=sources,
+                         pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()})
         return db, problems
 
 

@@ -33,6 +33,7 @@ _CODES = [
     FindingCode("duplicate-character", "warning", "The same character is listed more than once."),
     FindingCode("duplicate-meta", "warning", "More than one _meta object; the first one is used."),
     FindingCode("character-override", "info", "A full object overrides an official character's texts for this script."),
+    FindingCode("export-homebrew", "info", "An export writes character objects, so the official app treats the script as homebrew."),
     FindingCode("setup-bracket-unknown", "warning", "A [...] setup bracket whose wording scriptforge cannot read."),
     FindingCode("meta-night-unknown", "warning", "A _meta.firstNight/otherNight entry that is not on the script."),
     # validating
@@ -159,10 +160,16 @@ def finding_line(f: Finding, source: str | None = None) -> str:
 
 
 def findings_text(findings: Sequence[Finding], source: str | None = None) -> str:
-    """Every finding, one per line, then the verdict: ok or FAILED, with the counts."""
+    """Every finding, one per line, then the verdict: ok or FAILED, with the counts. Findings on
+    official texts (`data.official`, see l10n.checks.run_checks) come last, in their own group."""
     verdict = "FAILED" if has_errors(findings) else "ok"
     summary = f"{verdict} ({count(findings, 'error')} error(s), {count(findings, 'warning')} warning(s))"
-    lines = [finding_line(f, source) for f in findings]
+    ours = [f for f in findings if not f.data.get("official")]
+    theirs = [f for f in findings if f.data.get("official")]
+    lines = [finding_line(f, source) for f in ours]
+    if theirs:
+        lines.append(f"== official texts: {len(theirs)} finding(s), not ours to fix (report them upstream)")
+        lines += [finding_line(f, source) for f in theirs]
     lines.append(f"{source}: {summary}" if source else summary)
     return "\n".join(lines)
 

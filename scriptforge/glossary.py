@@ -66,11 +66,18 @@ class Replacement:
 
 
 def variant_pattern(terms: list[dict]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
-    """One regex matching any variant (longest first), not glued to a preceding Hangul syllable."""
+    """One regex matching any variant (longest first), not glued to a preceding Hangul syllable,
+    nor followed by what its entry's `keep_before` lists (살아 있는 한 is another phrase)."""
     table = {v: t["term"] for t in terms for v in t.get("variants", ())}
     if not table:
         return None, table
-    alternatives = "|".join(re.escape(v) for v in sorted(table, key=len, reverse=True))
+    keep = {v: t.get("keep_before", ()) for t in terms for v in t.get("variants", ())}
+
+    def alternative(variant: str) -> str:
+        after = "|".join(re.escape(k) for k in keep[variant])
+        return re.escape(variant) + (f"(?!{after})" if after else "")
+
+    alternatives = "|".join(alternative(v) for v in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?<![가-힣A-Za-z])(?:{alternatives})"), table
 
 

@@ -7,6 +7,7 @@ translation files' `reminders` keys, so a translated label finds its token witho
 
 from collections.abc import Callable, Sequence
 import difflib
+import hashlib
 import re
 import unicodedata
 
@@ -75,3 +76,11 @@ class NameIndex:
                 if shown not in out:
                     out.append(shown)
         return out[:limit]
+
+
+def text_hash(value: str | Sequence[str]) -> str:
+    """A text's address in translation records: 12 hex digits of its sha256 (a list's items
+    joined with a newline)."""
+    if not isinstance(value, str):
+        value = "\n".join(value)
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:12]

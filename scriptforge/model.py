@@ -262,4 +262,9 @@ class NightStep:
 
 def pick_text(texts: dict[str, str], lang: str) -> str | None:
     """The text of `texts` (lang -> text) in `lang`, else along the registry's fallbacks."""
-    return next((texts[code] for code in fallback_chain(lang) if texts.get(code)), None)
+    return pick_text_lang(texts, lang)[0]
+
+
+def pick_text_lang(texts: dict[str, str], lang: str) -> tuple[str | None, str | None]:
+    """(text, its language) of `texts` in `lang`, else along the registry's fallbacks; (None, None)."""
+    return next(((texts[code], code) for code in fallback_chain(lang) if texts.get(code)), (None, None))

@@ -18,6 +18,7 @@ from scriptforge.fileio import locked
 from scriptforge.datafiles import read_yaml
 from scriptforge.languages import codes, default, get as get_language, official
 from scriptforge.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
+from scriptforge.pack_sources import drop_stale
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -25,6 +26,7 @@ OFFICIAL_URL = "https://release.botc.app/resources/data/"
 TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
 ENGLISH_FILES = ("roles.json", "nightsheet.json", "jinxes.json")
 TIMEOUT = 20.0
+STALE_KEEP, STALE_ENGLISH = "keep", "english"  # `pack update --stale`
 MAX_BYTES = USER_FILE_BYTES  # the official files are ~100 kB; anything this big is not one of them
 
 
@@ -109,10 +111,16 @@ def wanted_languages(langs: tuple[str, ...], installed: tuple[str, ...], only: b
 
 def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Path | None = None,
                 url: str = OFFICIAL_URL, translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
-                target: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
+                target: Path | None = None, progress: Callable[[str], None] = lambda line: None,
+                stale: str = STALE_KEEP) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
     rename, and say what changed against the pack that was installed before. The languages asked
-    for join those installed (`only`: they replace them)."""
+    for join those installed (`only`: they replace them).
+
+    `stale`: what becomes of an official translation whose English changed since it was made:
+    `keep` (the default: it prints, marked as an old translation; the official app shows the same
+    text, and a reworded rule is usually still close) or `english` (it is left out of the pack, so
+    the English prints instead, marked as a fallback)."""
     from scriptforge.database import load_database
 
     target = Path(target) if target else packs_dir() / OFFICIAL
@@ -121,12 +129,14 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
                           timeout=timeout, progress=progress, installed=installed)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
-    build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
         try:
             old = pack_files(target) if (target / "pack.yaml").is_file() else None
         except DataError:
             old = None  # a damaged installed pack: replaced, with nothing to compare against
+        build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat(), previous=old)
+        if stale == STALE_ENGLISH:
+            drop_stale(build.files, build.stale)
         path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     now = tuple(build.files["pack.yaml"]["languages"])

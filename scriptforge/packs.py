@@ -183,10 +183,12 @@ class PackBuild:
     files: dict[str, Any]  # path inside the pack -> data (YAML documents)
     warnings: list[str] = field(default_factory=list)  # things the user should look at
     notes: list[str] = field(default_factory=list)  # things worth knowing, also kept in pack.yaml
+    stale: dict[str, list[str]] = field(default_factory=dict)  # lang -> translations older than their English
 
 
 _SCHEMAS = {"characters.yaml": "characters", "night.yaml": "night", "jinxes.yaml": "jinxes", "pack.yaml": "pack"}
-_LANG_SCHEMAS = {"night.yaml": "night_texts", "reminders.yaml": "reminders", "jinxes.yaml": "jinx_texts"}
+_LANG_SCHEMAS = {"night.yaml": "night_texts", "reminders.yaml": "reminders", "jinxes.yaml": "jinx_texts",
+                 "sources.yaml": "pack_sources"}
 
 
 def schema_of(rel: str) -> str:
@@ -197,10 +199,12 @@ def schema_of(rel: str) -> str:
 
 
 def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool = True,
-               updated: str | None = None) -> PackBuild:
+               updated: str | None = None, previous: dict | None = None) -> PackBuild:
     """The pack's files from already-read sources; `base_db` (the built-in data) is used to resolve
     names in brackets and ids the pack does not define. `check_ids=False` keeps jinxes between
-    characters neither defines (for comparing jinx files on their own)."""
+    characters neither defines (for comparing jinx files on their own). `previous` (the files of
+    the pack this one replaces) carries over the English each unchanged translation was made from
+    (`scriptforge.pack_sources`)."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name or ""):
         raise InputError(f"pack name '{name}' must be letters, digits, '.', '_' or '-' (at most 64)")
     by_kind: dict[tuple, Source] = {}
@@ -259,6 +263,9 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     for (kind, lang), src in sorted(by_kind.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
         if kind == "translation":
             _translation(src, lang, out, records, pairs, wakes, base_db)
+    from scriptforge.pack_sources import record_sources
+
+    out.stale = record_sources(out.files, previous)
     chars = out.files.get("characters.yaml", {}).get("characters", [])
     manifest = {
         "name": name,
@@ -379,6 +386,8 @@ def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: Pack
 
 
 _TRANSLATION_KEYS = ("roles", "reminders", "jinxes")
+#: Parts of an official translation file that are read elsewhere or not needed: no warning.
+_TRANSLATION_OTHER = ("editions",)
 _ROLE_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor", **{n.translation: n.key for n in NIGHT_TABLE}}
 
 
@@ -390,7 +399,7 @@ def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: l
     name = src.path.name
     known = set(records) | (set(base_db.characters) if base_db else set())
     for key in src.data:
-        if key not in _TRANSLATION_KEYS:
+        if key not in (*_TRANSLATION_KEYS, *_TRANSLATION_OTHER):
             out.warnings.append(f"{name}: /{key}: not a part of a translation file scriptforge reads "
                                 f"({', '.join(_TRANSLATION_KEYS)}); left out")
     with_text = set()
@@ -438,8 +447,13 @@ def _translated_labels(src: Source, records: dict, base_db, out: PackBuild) -> d
         for ch in base_db.characters.values():
             tokens.setdefault(ch.id, [*ch.reminders, *ch.reminders_global])
     labels: dict[str, str] = {}
+    every = {t for own in tokens.values() for t in own}
 
     def keep(token: str, label: str, where: str) -> None:
+        if token not in every:
+            out.warnings.append(f"{src.path.name}: {where}: no reminder token '{token}' on any character; "
+                                f"the label '{label}' is left out")
+            return
         if labels.setdefault(token, label) != label:
             out.warnings.append(f"{src.path.name}: {where}: token '{token}' already has the label "
                                 f"'{labels[token]}'; '{label}' is left out")
@@ -716,7 +730,7 @@ def diff_packs(old_files: dict, new_files: dict, our_db=None) -> dict:
 
 def _stale(db, units) -> list[dict]:
     """Our translations (every language but English) of the English texts that changed."""
-    from scriptforge.l10n.units import text_hash
+    from scriptforge.ids import text_hash
 
     out = []
     by_pair = {frozenset(j.characters): j for j in db.jinxes}

@@ -106,10 +106,14 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     if keep_analysis:
         result.analysis = analysis
     view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night)
-    fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
-    if fallback and sheet:
-        result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
-                               f"in another language: {', '.join(fallback[:6])}{'…' if len(fallback) > 6 else ''}")
+    if view.fallbacks:
+        result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "
+                               f"in another language, marked {', '.join(view.fallback_tags)}: "
+                               f"{', '.join(view.fallbacks[:6])}{'…' if len(view.fallbacks) > 6 else ''}")
+    if view.stale:
+        result.warnings.append(f"{len(view.stale)} official translation(s) were made before their English changed "
+                               f"and are printed marked (pack update --stale english prints the English): "
+                               f"{', '.join(view.stale[:6])}{'…' if len(view.stale) > 6 else ''}")
     rendered = renderer.render(view, fmt, base_dir=script_folder(script_path))
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages

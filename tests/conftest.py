@@ -56,19 +56,24 @@ def data_copy(tmp_path):
 
 # -- the official pack with a Korean translation, made once per test session -------------------
 
-def korean_translation(db, roles: list[dict], jinxes: list[dict]) -> dict:
-    """A Korean translation file in the official layout, written for the tests (never official
-    sentences): our own Korean texts for the built-in characters and night steps, and numbered
-    Korean test texts for every other official character, reminder label and jinx (every second
-    jinx key written the other way round)."""
-    out: dict = {"roles": {}, "reminders": {}, "jinxes": {}}
-    korean_labels: dict[str, str] = {}  # one Korean label per English label, as a translator keeps them
+def korean_translation(db, roles: list[dict], jinxes: list[dict], leave_out=()) -> dict:
+    """A Korean translation file in the official layout (FACTS.md section 8), written for the tests
+    (never official sentences): our own Korean texts for the built-in characters and night steps,
+    numbered Korean test texts for every other official character and jinx (every second jinx key
+    written the other way round), one numbered Korean label per English reminder label, keyed as
+    the official files key them (`redherring`), and the editions. `leave_out` drops keys
+    ("roles/<id>/<field>", "jinxes/<key>", "reminders/<key>"), as the official file leaves out
+    what nobody has translated yet."""
+    from scriptforge.ids import token_id
+
+    out: dict = {"roles": {}, "jinxes": {}, "reminders": {}, "editions": {}}
     for i, role in enumerate(roles):
         ours = db.characters.get(role["id"])
         texts = ours.texts.get("ko") if ours else None
         if texts:
             entry = {"name": texts.name, "ability": texts.ability, "flavor": texts.flavor or "",
                      "first": texts.first_night_reminder or "", "other": texts.other_night_reminder or ""}
+            entry = {k: v for k, v in entry.items() if v}
         else:
             entry = {"name": f"시험캐릭터{i}", "ability": f"시험용 능력 {i}번입니다.", "flavor": f"시험용 설명 {i}."}
             if role.get("firstNightReminder"):
@@ -76,10 +81,10 @@ def korean_translation(db, roles: list[dict], jinxes: list[dict]) -> dict:
             if role.get("otherNightReminder"):
                 entry["other"] = f"시험용 다른 밤 안내 {i}번: *표식* 을 확인하세요."
         out["roles"][role["id"]] = entry
-        labels = [*role.get("reminders", ()), *role.get("remindersGlobal", ())]
-        if labels:
-            out["reminders"][role["id"]] = [korean_labels.setdefault(label, f"표식{len(korean_labels)}")
-                                            for label in labels]
+        for label in [*role.get("reminders", ()), *role.get("remindersGlobal", ())]:
+            out["reminders"].setdefault(token_id(label), f"표식{len(out['reminders'])}")
+        out["editions"].setdefault(role["edition"], {"name": f"시험판 {len(out['editions'])}",
+                                                     "description": "시험용 판 설명입니다."})
     for step, night in db.steps.items():
         entry = {"name": night.names["ko"]}
         if "ko" in night.first_night:
@@ -93,26 +98,46 @@ def korean_translation(db, roles: list[dict], jinxes: list[dict]) -> dict:
             a, b = record["id"], other["id"]
             out["jinxes"][f"{a}-{b}" if n % 2 else f"{b}-{a}"] = f"시험용 징크스 문장 {n}번입니다."
             n += 1
+    for path in leave_out:
+        *parents, last = path.split("/")
+        node = out
+        for step in parents:
+            node = node[step]
+        del node[last]
     return out
+
+
+def install_official(folder: Path, target: Path, translation: dict | None = None, roles=None):
+    """The official files of ../shared (roles replaced by `roles` where given) with `translation`
+    as game/ko.json, written to `folder` and installed as a pack at `target`: the pack_update result."""
+    import json
+
+    from scriptforge.pack_update import update_pack
+
+    official = shared_path("reference", "official")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("nightsheet.json", "jinxes.json", *(() if roles else ("roles.json",))):
+        shutil.copy(official / name, folder / name)
+    if roles:
+        (folder / "roles.json").write_text(json.dumps(roles, ensure_ascii=False), encoding="utf-8")
+    if translation is not None:
+        (folder / "game").mkdir(exist_ok=True)
+        (folder / "game" / "ko.json").write_text(json.dumps(translation, ensure_ascii=False), encoding="utf-8")
+    return update_pack(from_dir=folder, target=target, langs=("ko",) if translation is not None else ())
+
+
+def official_json(name: str):
+    import json
+
+    return json.loads(shared_path("reference", "official", name).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
 def official_ko(tmp_path_factory):
     """(files folder, installed pack folder, the pack_update result) for the official files from
     ../shared plus a Korean test translation, installed once per session."""
-    import json
-
-    from scriptforge.pack_update import update_pack
-
-    official = shared_path("reference", "official")
     folder = tmp_path_factory.mktemp("official-files")
-    roles = json.loads((official / "roles.json").read_text(encoding="utf-8"))
-    jinxes = json.loads((official / "jinxes.json").read_text(encoding="utf-8"))
-    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
-        shutil.copy(official / name, folder / name)
-    (folder / "game").mkdir()
-    translation = korean_translation(load_database(), roles, jinxes)
-    (folder / "game" / "ko.json").write_text(json.dumps(translation, ensure_ascii=False), encoding="utf-8")
+    translation = korean_translation(load_database(), official_json("roles.json"), official_json("jinxes.json"))
     target = tmp_path_factory.mktemp("packs") / "official"
-    result = update_pack(from_dir=folder, target=target)
+    result = install_official(folder, target, translation)
     return folder, target, result

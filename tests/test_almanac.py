@@ -13,7 +13,7 @@ import pytest
 from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.analysis import analyse
-from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning
+from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning, quote_ability
 from scriptforge.render.pdf import Renderer
 from scriptforge.script import read_script
 
@@ -98,7 +98,8 @@ def test_vigormortis_every_section_of_seed_000_is_in_the_korean_pdf(korean, db):
     text = pdf.text
     vigor = db.get("vigormortis").text("ko")
     assert vigor.flavor and vigor.overview and vigor.how_to_run  # what seed 000 has
-    for value in (vigor.ability, vigor.flavor, vigor.overview, *vigor.how_to_run):
+    # the overview opens by quoting the ability: the one printed above it
+    for value in (vigor.ability, vigor.flavor, quote_ability(vigor.overview, vigor.ability), *vigor.how_to_run):
         assert squash(value) in text
     labels = db.ui["ko"]["labels"]
     page = pdf.bodies[pdf.pages_of(vigor.flavor)[0]]
@@ -110,7 +111,8 @@ def test_lil_monsta_every_section_of_seed_001_is_in_the_english_pdf(english, db)
     text = english.text
     monsta = db.get("lilmonsta").text("en")
     assert monsta.examples  # seed 001 has Examples & Notes
-    for value in (monsta.ability, monsta.flavor, monsta.overview, *monsta.how_to_run, *monsta.examples):
+    for value in (monsta.ability, monsta.flavor, quote_ability(monsta.overview, monsta.ability), *monsta.how_to_run,
+                  *monsta.examples):
         assert squash(value) in text
     assert squash(db.ui["en"]["labels"]["examples"]) in text
 

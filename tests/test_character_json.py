@@ -35,7 +35,7 @@ def test_export_and_validate_use_the_same_limits(db, tmp_path):
     limit = CHARACTER_LIMITS["name"]
     found = overlong(json.loads(script.read_text()))
     assert [(o.pointer, o.field, o.length, o.limit) for o in found] == [("/0/name", "name", 33, limit)]
-    warnings = export_script(analyse(read_script(script, db), db), "en").warnings
+    warnings = export_script(analyse(read_script(script, db), db), "en", "full").warnings
     assert any(f"name is 33 characters, over the official limit of {limit}" in w for w in warnings)
     result = CliRunner().invoke(main, ["validate", str(script), "--format", "json"])
     codes = [(f["code"], f["data"].get("limit")) for f in json.loads(result.output)["findings"]]

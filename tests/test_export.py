@@ -31,7 +31,7 @@ def analysis(script, db, lang):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_export_round_trips(example, lang, db):
     original = read_script(example, db)
-    exported = export_script(analyse(original, db), lang)
+    exported = export_script(analyse(original, db), lang, "full")
     again = script_from_data(json.loads(json.dumps(exported.data)), db, "exported")
     assert analysis(again, db, lang) == analysis(original, db, lang)
     for ch in again.characters:
@@ -45,10 +45,10 @@ def test_korean_export_is_complete_and_valid_for_the_official_schema(db):
 
     schema = json.loads(shared_path("reference", "official", "script-schema.json").read_text(encoding="utf-8"))
     for example in sorted(EXAMPLES.glob("*.json")):
-        exported = export_script(analyse(read_script(example, db), db), "ko")
+        exported = export_script(analyse(read_script(example, db), db), "ko", "full")
         errors = list(Draft202012Validator(schema).iter_errors(exported.data))
         assert not errors, (example.name, errors[0].message)
-    data = export_script(analyse(read_script(EXAMPLES / "faith-trust-and-pixie-dust.json", db), db), "ko").data
+    data = export_script(analyse(read_script(EXAMPLES / "faith-trust-and-pixie-dust.json", db), db), "ko", "full").data
     assert data[0]["id"] == "_meta"
     pixie = next(o for o in data if o["id"] == "pixie")
     assert pixie["name"] == db.get("pixie").name("ko")
@@ -68,14 +68,14 @@ def test_fallback_language_warns(tmp_path, db):
     pixie = db.get("pixie")
     english_only = replace(db, characters={**db.characters, "pixie": replace(pixie, texts={"en": pixie.text("en")})})
     script = read_script(EXAMPLES / "faith-trust-and-pixie-dust.json", english_only)
-    exported = export_script(analyse(script, english_only), "ko")
+    exported = export_script(analyse(script, english_only), "ko", "full")
     assert any("pixie" in w and "'ko'" in w for w in exported.warnings)
     assert next(o for o in exported.data if o["id"] == "pixie")["name"] == pixie.name("en")
 
 
 def test_cli_export(runner, tmp_path):
     out = tmp_path / "ko.json"
-    result = runner.invoke(main, ["export", str(EXAMPLES / "faith-trust-and-pixie-dust.json"), "--lang", "ko",
+    result = runner.invoke(main, ["export", str(EXAMPLES / "faith-trust-and-pixie-dust.json"), "--for", "full", "--lang", "ko",
                                   "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.l10n.checks import REGISTRY, run_checks
 from scriptforge.l10n.provenance import YamlDoc, confirm, plan_confirm, status
-from scriptforge.l10n.units import text_hash
+from scriptforge.ids import text_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -132,9 +132,10 @@ DEFECTS = {
 TERM_AND_PARITY_DEFECTS = {
     "team name variant in a jinx": (lambda d: _edit(d / "ko/jinxes.yaml", _replace("bountyhunter-philosopher", "주민 1명", "마을주민 1명")),
                                     {("term-variant", "ko", None, "jinx.bountyhunter-philosopher")}),
-    "alive variant in a night reminder": (lambda d: _edit(d / "ko/night.yaml", _replace_at(
-        ["other_nights", "sailor"], "생존한 플레이어", "살아 있는 플레이어")),
-        {("term-variant", "ko", "sailor", "other_night_reminder")}),
+    # the official game texts use 살아있는 too: a variant only in our own almanac prose
+    "alive variant in an overview": (lambda d: _edit(d / "ko/characters/empath.yaml", _replace(
+        "overview", "가장 가까운 생존한 플레이어", "가장 가까운 살아 있는 플레이어")),
+        {("term-variant", "ko", "empath", "overview")}),
     "nominate variant in an overview": (lambda d: _edit(d / "ko/characters/witch.yaml", _replace("overview", "지목하면", "지명하면")),
                                         {("term-variant", "ko", "witch", "overview")}),
     "reminder token named the old way": (lambda d: _edit(d / "ko/characters/imp.yaml", _replace_at(

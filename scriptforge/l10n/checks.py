@@ -12,7 +12,7 @@ the Korean night register, the names against the BotC glossary and inside other 
 BotC units only.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 import functools
 import re
@@ -93,10 +93,13 @@ def _where(unit: Unit, index) -> str:
     return f"{label}[{index + 1}]" if index is not None else label
 
 
-def _file(unit: Unit, lang: str) -> str:
-    """The data file that holds a unit's `lang` text, relative to the project (data/...)."""
+def _file(unit: Unit, lang: str, db=None) -> str:
+    """The data file that holds a unit's `lang` text, relative to the project (data/...); for a
+    text a data pack gives, the official translation it came from."""
     from scriptforge.l10n.provenance import slot
 
+    if db is not None and unit.game == "botc" and unit.key in db.pack_units.get(lang, ()):
+        return f"the official {lang} translation (game/{lang}.json)"
     if unit.game == SHARED_UI:
         return f"data/games/{lang}/ui.yaml"
     if not scripted(unit.game):  # group: <game>.roles, <game>.steps or <game>.game
@@ -352,7 +355,7 @@ def term_variant(ctx: Context) -> Iterable[Finding]:
                     continue
                 for match in pattern.finditer(text):
                     variant = match.group(0)
-                    file = _file(unit, lang)
+                    file = _file(unit, lang, ctx.db)
                     yield ctx.finding("term-variant", lang, f"{file}: {_where(unit, index)}: '{variant}' is a "
                                       f"variant; write '{table[variant]}' (data/{lang}/glossary.yaml)", unit,
                                       variant=variant, term=table[variant], file=file)
@@ -637,16 +640,34 @@ def unbalanced(ctx: Context) -> Iterable[Finding]:
 # -- running ---------------------------------------------------------------------------------------
 
 
-def run_checks(db, langs=None, ignore=(), select=None, games=None) -> list[Finding]:
+def run_checks(db, langs=None, ignore=(), select=None, games=None, include_official: bool = False) -> list[Finding]:
     """Every finding of the selected checks (all by default, minus `ignore`) for `langs`.
 
     `db` is the BotC database (None: not checked); `games` maps other games' ids to their
     `GameDatabase` (default: none). Selectors are codes or code prefixes (see `Selection`).
+    A finding on an official text (one a data pack gives, or a text the official translation
+    lacks) is no error of ours: it is left out, or with `include_official` kept after ours as
+    `info` with `data.official` set (to report upstream; the official files are not "fixed" here).
     """
     chosen = Selection.of(select or (), ignore, domain="l10n")
     ctx = Context(db, langs, games)
-    findings = []
+    ours, theirs = [], []
     for code, registered in REGISTRY.items():
         if chosen.wants(code):
-            findings.extend(registered.function(ctx))
-    return findings
+            for found in registered.function(ctx):
+                if is_official(db, found):
+                    theirs.append(replace(found, severity="info", data={**found.data, "official": True}))
+                else:
+                    ours.append(found)
+    return ours + theirs if include_official else ours
+
+
+def is_official(db, found: Finding) -> bool:
+    """Whether a finding is about an official text: one a data pack gives in that language, or a
+    text missing in that language whose source is official (a gap of the official translation)."""
+    if db is None or found.game not in (None, "botc") or found.lang is None or not db.pack_units:
+        return False
+    key = f"{found.character}.{found.field}" if found.character else found.field
+    if key in db.pack_units.get(found.lang, ()):
+        return True
+    return found.code == "missing" and any(key in units for units in db.pack_units.values())

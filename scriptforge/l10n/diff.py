@@ -38,6 +38,9 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
         for lang in (source, target):
             if isinstance(row[lang], tuple):
                 row[lang] = list(row[lang])
+        was = db.official_sources.get(target, {}).get(row["key"]) if db is not None else None
+        if row["state"] == "stale" and was is not None and was != row[source]:
+            row["translated_from"] = was  # the English this official translation was made from
     return rows
 
 
@@ -74,6 +77,8 @@ def diff_text(rows: list[dict], source: str, target: str) -> str:
             if isinstance(value, list):
                 value = " | ".join(value)
             lines.append(f"    {lang}: {value if value is not None else '—'}")
+        if row.get("translated_from"):
+            lines.append(f"    translated from: {row['translated_from']}")
     return "\n".join(lines)
 
 

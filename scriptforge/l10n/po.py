@@ -19,7 +19,8 @@ from typing import Any, NoReturn
 from scriptforge.errors import InputError
 from scriptforge.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
-from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
+from scriptforge.ids import text_hash
+from scriptforge.l10n.units import CHAR_FIELDS, all_units
 from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
 from scriptforge.languages import get as get_language, official, resolve, translation_source
 from scriptforge.ids import NIGHT_STEPS

@@ -20,7 +20,8 @@ import yaml
 
 from scriptforge.games import scripted
 from scriptforge.fileio import dump_yaml, locked, write_files
-from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, text_hash, unit_languages
+from scriptforge.ids import text_hash
+from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, unit_languages
 from scriptforge.languages import translation_source
 from scriptforge.model import NIGHT_OF_FIELD
 

@@ -25,7 +25,6 @@ A unit exists when at least one language has its text.
 """
 
 from dataclasses import dataclass
-import hashlib
 
 from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.languages import codes, fallback_chain, official
@@ -91,13 +90,6 @@ def kind_of(unit: Unit) -> str:
     if unit.game == SHARED_UI:
         return "ui"
     return "name" if unit.field == "name" else "overview"
-
-
-def text_hash(value) -> str:
-    """12 hex digits of the sha256 of a text (a list's items joined with a newline)."""
-    if isinstance(value, (list, tuple)):
-        value = "\n".join(value)
-    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:12]
 
 
 def _leaves(tree, prefix="", lists=False):

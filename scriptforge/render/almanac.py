@@ -14,6 +14,7 @@ needed it.
 """
 
 from collections import Counter
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -138,8 +139,26 @@ def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
         if not value or used is None:
             continue
         paragraphs = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+        if key == "overview":
+            ability, _ = ch.field("ability", used)
+            paragraphs[0] = quote_ability(paragraphs[0], str(ability or ""))
         out.append(Section(key, labels.get(key, key), paragraphs, used != lang, used))
     return out
+
+
+# An overview that opens by quoting the ability: the quote ends at the first closing quote mark
+# after a sentence end (."  ]”  .)") — quotes inside it ("mad") are kept.
+_OPENING_QUOTE = re.compile(r'^(\s*)(["“])(.+?[.!?\])。])(["”])(?=\s|$)', re.S)
+
+
+def quote_ability(overview: str, ability: str) -> str:
+    """`overview` with its opening quotation of the ability replaced by `ability` (the text the
+    page prints above it, which may be the official wording), the rest of the prose untouched."""
+    match = _OPENING_QUOTE.match(overview)
+    if not match or not ability:
+        return overview
+    lead, opening, _, closing = match.groups()
+    return f"{lead}{opening}{ability}{closing}{overview[match.end():]}"
 
 
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:

@@ -6,14 +6,16 @@ only arranges them for the page. It reads no file: pictures stay URLs (a script'
 character ids (looked up in ``--icons`` by the renderer, which works on its own copy of the view).
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 import re
 
 from scriptforge.analysis import Analysis
 from scriptforge.describe import setup_cell
 from scriptforge.languages import char_class, default, split_pair, uses
-from scriptforge.model import COUNT_KEYS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character
+from scriptforge.model import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character, \
+    pick_text_lang
+from scriptforge.pack_sources import stale_units
 from scriptforge.render.measure import NameColumn, name_column
 
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
@@ -45,6 +47,7 @@ class CharacterView:
     second_name: str | None = None  # ko+en: the English name, printed small
     fallback: bool = False  # the text is not in the sheet's language
     homebrew: bool = False
+    lang_tag: str | None = None  # the small tag of the language the ability is printed in, where not the sheet's
 
 
 @dataclass
@@ -60,6 +63,7 @@ class JinxView:
     first: CharacterView
     second: CharacterView
     text: str
+    lang_tag: str | None = None
 
 
 @dataclass
@@ -70,6 +74,7 @@ class StepView:
     icon: Icon
     second_name: str | None = None
     team: str = "step"
+    lang_tag: str | None = None  # the text is in another language than the page's
 
 
 @dataclass
@@ -106,7 +111,11 @@ class SheetView:
     byline: str | None = None
     show_sheet: bool = True
     name_column: NameColumn | None = None  # a wider name column (or smaller names) than sheet.css's
-
+    # one line per language some text is printed in instead of the page's ("EN: …"), for the footer
+    footer_notes: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)  # what is printed in another language (names, "a · b", "night: name")
+    fallback_tags: list[str] = field(default_factory=list)  # the language tags those texts carry ("EN")
+    stale: list[str] = field(default_factory=list)  # official translations older than their English, printed marked
 
     def icons(self) -> Iterator[Icon]:
         """Every icon on the pages."""
@@ -119,7 +128,7 @@ class SheetView:
 
     def all_text(self) -> str:
         """Every piece of text printed, for the font coverage check."""
-        parts = [self.title, self.author or "", self.footnote or "", self.djinn_note or ""]
+        parts = [self.title, self.author or "", self.footnote or "", self.djinn_note or "", *self.footer_notes]
         parts += [str(v) for v in self.labels.values() if isinstance(v, str)]
         for team in (*self.teams, *self.extra_teams):
             parts.append(team.title)
@@ -192,7 +201,7 @@ def _joined(value):
 
 
 _NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
-             "show_sheet", "fallback", "homebrew", "players"}
+             "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags", "stale"}
 
 
 def keep_korean_words(view):
@@ -216,7 +225,33 @@ def icon_for(ch: Character, name: str, image_url: str | None = None) -> Icon:
                 key=ch.team if ch.team in TEAM_COLOURS else None, character=ch.id)
 
 
-def character_view(ch: Character, sheet_lang: str, image_url: str | None = None) -> CharacterView:
+def lang_tag(code: str | None, page_lang: str) -> str | None:
+    """The small tag printed after a text in language `code` on a page in `page_lang` ("EN"), or
+    None when the text is in the page's language (or in none)."""
+    return code.upper() if code and code != page_lang else None
+
+
+def stale_tag(db, page_lang: str) -> str:
+    """The tag of an official translation older than its English (see scriptforge.pack_sources)."""
+    return str(db.word(page_lang, "labels", "stale_tag") or "old")
+
+
+def fallback_notes(db, page_lang: str, tags: Iterable[str | None]) -> list[str]:
+    """The footer's explanation of each tag used on a page, once per tag."""
+    out = []
+    for tag in dict.fromkeys(t for t in tags if t):
+        if tag == stale_tag(db, page_lang):
+            out.append(str(db.word(page_lang, "labels", "stale_note") or tag).format(tag=tag))
+            continue
+        note = db.word(page_lang, "labels", "fallback_note") or "{tag}: {source}"
+        out.append(str(note).format(tag=tag, source=db.language_name(tag.lower(), page_lang),
+                                    target=db.language_name(page_lang, page_lang)))
+    return out
+
+
+def character_view(ch: Character, sheet_lang: str, image_url: str | None = None,
+                   old: str | None = None) -> CharacterView:
+    """`old`: the tag to print after the ability when it is a stale translation (else None)."""
     lang, second = split_pair(sheet_lang)
     texts, used = ch.texts_for(lang)
     fallback = used != lang
@@ -226,7 +261,8 @@ def character_view(ch: Character, sheet_lang: str, image_url: str | None = None)
     second_name = second_texts.name if second_texts and second_texts.name != name else None
     return CharacterView(id=ch.id, team=ch.team, name=name, ability=ability,
                          icon=icon_for(ch, name, image_url), second_name=second_name,
-                         fallback=fallback, homebrew=ch.homebrew)
+                         fallback=fallback, homebrew=ch.homebrew,
+                         lang_tag=(lang_tag(used, lang) or (old if used == lang else None)) if ability else None)
 
 
 def labels_for(db, sheet_lang: str) -> dict:
@@ -255,7 +291,9 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
     script, db = analysis.script, analysis.db
     lang, _ = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
-    views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id)) for ch in analysis.characters}
+    stale, old = stale_units(db, lang), stale_tag(db, lang)
+    views = {ch.id: character_view(ch, sheet_lang, analysis.images.get(ch.id),
+                                   old if f"{ch.id}.ability" in stale else None) for ch in analysis.characters}
 
     teams: list[TeamView] = []
     extra: list[TeamView] = []
@@ -270,7 +308,9 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
     for jinx in analysis.jinxes.jinxes:
         a, b = jinx.characters
         if a in views and b in views:
-            jinx_views.append(JinxView(first=views[a], second=views[b], text=jinx.text(lang) or ""))
+            text, used = pick_text_lang(jinx.texts, lang)
+            tag = lang_tag(used, lang) or (old if f"jinx.{'-'.join(jinx.characters)}" in stale and used == lang else None)
+            jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=tag))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
     return SheetView(
@@ -298,16 +338,20 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
     db, order = analysis.db, analysis.night
     lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
+    stale, old = stale_units(db, lang), stale_tag(db, lang)
     out = []
     for night in NIGHTS:
         steps = []
         for item_id in order.order(night):
             entry = order.entries[item_id]
             text = entry.reminder(night, lang) or ""
+            used = entry.reminder_lang(night, lang)
+            tag = (lang_tag(used, lang) or (old if used == lang and f"{item_id}.{NIGHT_REMINDER_FIELDS[night]}" in stale
+                                            else None)) if text else None
             if entry.step is not None:
                 name = entry.name(lang)
                 second_name = entry.step.names.get(second) if second else None
-                steps.append(StepView(id=item_id, name=name, text=text, team="step",
+                steps.append(StepView(id=item_id, name=name, text=text, team="step", lang_tag=tag,
                                       icon=Icon(colour=STEP_COLOURS.get(item_id, "#555555"),
                                                 initial=initial(name),
                                                 key=item_id if item_id in STEP_COLOURS else None),
@@ -315,7 +359,7 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
                 continue
             assert entry.character is not None  # an entry is a step or a character
             view = character_view(entry.character, sheet_lang, analysis.images.get(item_id))
-            steps.append(StepView(id=item_id, name=view.name, text=text, icon=view.icon,
+            steps.append(StepView(id=item_id, name=view.name, text=text, icon=view.icon, lang_tag=tag,
                                   second_name=view.second_name, team=entry.character.team))
         out.append(NightView(id=night, title=labels.get(night, night), steps=steps))
     return out
@@ -336,7 +380,23 @@ def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str
         if back:
             view.back = back_view(analysis, sheet_lang, nights)
     view.name_column = sheet_name_column(view)
+    mark_fallbacks(view, analysis.db)
     return view
+
+
+def mark_fallbacks(view: SheetView, db) -> None:
+    """Fill the view's footer notes and list of fallbacks from the language tags it prints."""
+    tagged: list[tuple[str, str]] = []
+    if view.show_sheet:
+        tagged += [(c.name, c.lang_tag) for t in (*view.teams, *view.extra_teams) for c in t.characters if c.lang_tag]
+        tagged += [(f"{j.first.name} · {j.second.name}", j.lang_tag) for j in view.jinxes if j.lang_tag]
+    tagged += [(f"{night.title}: {s.name}", s.lang_tag) for night in view.nights for s in night.steps if s.lang_tag]
+    old = stale_tag(db, view.html_lang)
+    view.fallbacks = [what for what, tag in tagged if tag != old]
+    view.stale = [what for what, tag in tagged if tag == old]
+    view.fallback_tags = list(dict.fromkeys(tag for _, tag in tagged if tag != old))
+    view.footer_notes = fallback_notes(db, view.html_lang, [tag for _, tag in tagged])
+
 
 
 #: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).

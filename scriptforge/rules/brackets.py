@@ -29,16 +29,23 @@ _KO_COUNT = re.compile(rf"^{_KO_TEAM}\s*(?P<first>{_NUM})\s*명?{_ALT}$")
 _KO_COUNT_NUM_FIRST = re.compile(rf"^(?P<first>{_NUM})\s*명?{_ALT}\s*{_KO_TEAM}$")
 _ADD = re.compile(r"^\+\s*(?:the\s+)?(?P<name>[^\d+\-].*)$", re.I)
 _COPIES = re.compile(rf"^(?P<first>{_NUM}){_ALT}\s+(?P<name>.+)$", re.I)
+_KO_COPIES = re.compile(rf"^(?P<name>[^\d+\-−]+?)\s*(?P<first>{_NUM})\s*명?{_ALT}$")  # 마을 백치 +0~+2명
 _NO_DEMON = re.compile(r"^(no demon|악마 없음|악마가 없습니다)$", re.I)
 _EVIL_TOWNSFOLK = re.compile(
     r"^(?:(?P<n1>\d+) townsfolk (?:is|are) evil|(?:마을\s*주민|주민) (?P<n2>\d+)명이 악한 팀|"
-    r"(?P<n3>\d+)명의 (?:마을\s*주민|주민)이 악합니다)$", re.I)
-_ANY_OUTSIDERS = re.compile(r"^(?:-\s*\?\s*(?:to|or|~)\s*\+\s*\?\s+outsiders?|외지인\s*-\s*\?\s*~\s*\+\s*\?\s*명?)$", re.I)
+    r"(?P<n3>\d+)명의 (?:마을\s*주민|주민)이 악합니다|"
+    r"(?:마을\s*주민|주민)\s*(?P<n4>\d+)\s*명이\s*악(?:합니다|함|입니다|한 팀입니다|한 팀))$", re.I)
+# Korean: 외지인 -?명~+?명 (the official Korean form), -?~+?명, -?명에서 +?명
+_ANY_OUTSIDERS = re.compile(r"^(?:-\s*\?\s*(?:to|or|~)\s*\+\s*\?\s+outsiders?|"
+                            r"외지인\s*-\s*\?\s*명?\s*(?:~|–|에서|또는)\s*\+\s*\?\s*명?)$", re.I)
 _X_OUTSIDERS = re.compile(r"^(?:x outsiders?|외지인\s*x\s*명)$", re.I)
 _NO_EVIL = re.compile(r"^(?:no evil characters?|악한 캐릭터 없음|악한 캐릭터가 없습니다)$", re.I)
 _MAJORITY = re.compile(r"^(?:most players are (?P<n1>.+)|대부분의 플레이어가 (?P<n2>.+?)(?:입니다)?)$", re.I)
-_SEATING = re.compile(r"neighbou?r|in a line|in the middle|which players are which|이웃|한 줄|가운데|누가 어떤", re.I)
-_EXTRAS_DRUNK = re.compile(r"^(?:(?P<n1>\d+) of the extras (?:is|are) drunk|그중 (?P<n2>\d+)명은 취함)$", re.I)
+_SEATING = re.compile(r"neighbou?r|in a line|in the middle|which players are which|이웃|한 줄|일렬|가운데|누가 어떤|"
+                      r"어떤 하수인", re.I)
+_EXTRAS_DRUNK = re.compile(r"^(?:(?P<n1>\d+) of the extras (?:is|are) drunk|"
+                           r"(?:그중|추가된\s*.+?\s*중)\s*(?P<n2>\d+)\s*명은\s*취(?:함|한 상태(?:입니다)?|해 있습니다|합니다))$",
+                           re.I)
 
 
 SELECTION_MARKS = ("bag-disabled", "bag-duplicate", "good-duplicate", "evil-duplicate")
@@ -142,7 +149,7 @@ def read_brackets(ability: str, self_names: Iterable[str] = (),
             if match:
                 data["extra_copies_drunk"] = int(next(g for g in match.groups() if g))
                 continue
-            match = _COPIES.match(clause)
+            match = _COPIES.match(clause) or _KO_COPIES.match(clause)
             if match and own and _singular(match.group("name")).casefold() in own:
                 data["extra_copies"] = _span(match)
                 continue

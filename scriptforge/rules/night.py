@@ -17,7 +17,7 @@ Rule (also in README and docs/findings.md):
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.model import NIGHT, NIGHTS, Character, NightStep
+from scriptforge.model import NIGHT, NIGHTS, Character, NightStep, pick_text_lang
 from scriptforge.ids import NIGHT_STEPS, normalize_id
 from scriptforge.findings import Finding, finding
 
@@ -49,6 +49,14 @@ class NightEntry:
         assert self.character is not None
         return self.character.night_reminder(night, lang)[0]
 
+    def reminder_lang(self, night: str, lang: str) -> str | None:
+        """The language `reminder` gives its text in (`lang`, or the fallback it came from)."""
+        if self.step is not None:
+            texts = self.step.first_night if night == "first_night" else self.step.other_nights
+            return pick_text_lang(texts, lang)[1]
+        assert self.character is not None
+        return self.character.night_reminder(night, lang)[1]
+
 
 @dataclass(frozen=True)
 class NightOrder:
@@ -70,17 +78,30 @@ class NightOrder:
 
     def rows(self, night: str, lang: str) -> list[dict[str, Any]]:
         """One dict per entry: id, kind, name, reminder, in order (for views and JSON)."""
-        return [{"id": i, "kind": self.entries[i].kind, "name": self.name(i, lang),
-                 "reminder": self.reminder(i, night, lang)} for i in self.order(night)]
+        rows = []
+        for i in self.order(night):
+            row = {"id": i, "kind": self.entries[i].kind, "name": self.name(i, lang),
+                   "reminder": self.reminder(i, night, lang)}
+            used = self.entries[i].reminder_lang(night, lang)
+            if used and used != lang:
+                row["fallback"] = used  # the reminder is printed in this language: `lang` has none
+            rows.append(row)
+        return rows
 
     def as_dict(self, lang: str) -> dict[str, Any]:
-        steps: dict[str, dict[str, str | None]] = {}
+        steps: dict[str, dict[str, Any]] = {}
         for entry_id in dict.fromkeys(self.first_night + self.other_nights):
             entry = self.entries[entry_id]
-            record: dict[str, str | None] = {"kind": entry.kind, "name": entry.name(lang)}
+            record: dict[str, Any] = {"kind": entry.kind, "name": entry.name(lang)}
+            fallback = {}
             for night in NIGHTS:
                 if entry_id in self.order(night):
                     record[night] = entry.reminder(night, lang)
+                    used = entry.reminder_lang(night, lang)
+                    if record[night] and used != lang:
+                        fallback[night] = used
+            if fallback:
+                record["fallback"] = fallback  # night -> the language its text is in: `lang` has none
             steps[entry_id] = record
         return {**{n: list(self.order(n)) for n in NIGHTS}, "steps": steps}
 

@@ -4,7 +4,7 @@ from scriptforge.database import Database
 from scriptforge.describe import setup_description
 from scriptforge.languages import shown
 from scriptforge.markup import to_text
-from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character
+from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character, pick_text_lang
 from scriptforge.findings import finding
 
 
@@ -35,7 +35,32 @@ def character_record(db: Database, ch: Character, langs: tuple[str, ...] = ()) -
         # where each text comes from: "scriptforge" (the built-in data), a pack's name, or
         # "translations" (the user's own, `l10n import`)
         "text_layers": {lang: dict(ch.texts[lang].layers) for lang in langs if lang in ch.texts},
+        "labels": {lang: [db.reminder_label(t, lang) for t in (*ch.reminders, *ch.reminders_global)] for lang in langs},
+        "fallbacks": {lang: fallbacks(db, ch, lang) for lang in langs},
     }
+
+
+#: The texts of a character a page prints, for the fallback record.
+PRINTED_FIELDS = ("name", "ability", "flavor", "first_night_reminder", "other_night_reminder")
+
+
+def fallbacks(db: Database, ch: Character, lang: str) -> dict[str, str]:
+    """Text -> the language it is shown in, for each text of `ch` that `lang` lacks and another
+    language gives ("ability", "reminder.redherring", "jinx.widow-damsel")."""
+    out: dict[str, str] = {}
+    for key in PRINTED_FIELDS:
+        _, code = ch.field(key, lang)
+        if code and code != lang:
+            out[key] = code
+    for token in (*ch.reminders, *ch.reminders_global):
+        _, code = db.reminder_label_lang(token, lang)
+        if code and code != lang:
+            out[f"reminder.{token}"] = code
+    for jinx in db.jinxes_of(ch.id):
+        _, code = pick_text_lang(jinx.texts, lang)
+        if code and code != lang:
+            out[f"jinx.{jinx.key}"] = code
+    return out
 
 
 def list_rows(db: Database, lang: str, team: str | None = None, edition: str | None = None) -> list[dict]:
