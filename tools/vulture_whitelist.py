@@ -9,7 +9,7 @@ _ = object()
 # click: commands reached through their group, parameters click passes (the callback signature)
 _.list_command, _.show, _.db_check, _.import_almanac, _.nightsheet, _.homebrew_check, _.explain
 _.l10n_status, _.l10n_diff, _.l10n_check, _.l10n_confirm, _.l10n_export, _.l10n_import
-_.pack_import, _.pack_list, _.pack_diff, _.pack_update, _.export_command, _.watch
+_.pack_import, _.pack_list, _.pack_diff, _.pack_update, _.export_command, _.watch, _.migrate, _.l10n_terms
 _.debug, _.param
 # click.ParamType methods click calls (LanguageChoice)
 _.get_metavar, _.convert, _.shell_complete
@@ -31,4 +31,4 @@ _.collation
 _.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__
 
 # library functions the tests use
-_.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches
+_.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches, _.variants_left
