@@ -445,25 +445,28 @@ def _said(report):
 @click.option("--travellers", type=click.IntRange(0, 20), default=0,
               help="Travellers at the table as well (printed; they are not in the bag).")
 @click.option("--lang", type=LANG, default=_default("text"), show_default=True)
+@click.option("--bags", "list_bags", is_flag=True,
+              help="With --format json: list every count's bags (one count with --players lists them anyway).")
 @format_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
-def setup(script, players, travellers, lang, fmt):
+def setup(script, players, travellers, lang, list_bags, fmt):
     """Show the character counts per player count, from every legal bag of the script's setup characters.
 
     \b
     Example:
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+        scriptforge setup examples/fang-gu-zealot.json --format json --bags
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
-    from scriptforge.text.scripts import setup_text
+    from scriptforge.text.scripts import setup_document, setup_text
 
     db = _db()
     analysis = _analysis(script, db)
     rows = [row for row in analysis.setup if players in (None, row.players)]
     if fmt == "json":
-        tables = [{**row.as_dict(), **({"travellers": travellers} if travellers else {})} for row in rows]
+        tables = setup_document(analysis, rows, travellers, bags=list_bags or players is not None)
         _print_json(tables[0] if players else tables)
     else:
         echo(setup_text(rows, analysis.script.characters, db, lang, travellers))

@@ -40,6 +40,8 @@ class Database:
     # official character id -> setup effect that its roles.json record does not carry in a bracket
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
+    script_advice: dict[str, Any] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: NameIndex = field(init=False, repr=False, compare=False)
 
@@ -383,6 +385,7 @@ class _Loader(ProblemCollector):
             languages=self.languages,
             provenance=self.provenance,
             setup_without_bracket=setup.get("without_bracket", {}),
+            script_advice=setup.get("script_advice", {}),
         )
         return db, self.problems
 

@@ -29,7 +29,7 @@ from scriptforge.languages import codes, official
 from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, place, token_id
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS
 from scriptforge.userfiles import decode, parse_json, read_bytes
-from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.brackets import read_brackets, selection_marks
 from scriptforge.findings import short
 
 FORMAT = 1
@@ -339,6 +339,9 @@ def _setup_record(role: dict, char_id: str, resolve, base_db) -> dict:
         setup.update(facts[char_id])
     elif role.get("setup") and not reading.brackets:
         setup["unmodelled"] = [NO_BRACKET]
+    marks = selection_marks(role.get("special"))
+    if marks:
+        setup["selection"] = list(marks)
     return setup
 
 

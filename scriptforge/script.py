@@ -18,7 +18,7 @@ from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character,
 from scriptforge.userfiles import parse_json, read_text
 from scriptforge.ids import normalize_id, without_locale
 from scriptforge.official import PACK_UPDATE, official_facts
-from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.brackets import read_brackets, selection_marks, with_marks
 from scriptforge.findings import Finding, finding, short
 
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
@@ -150,6 +150,8 @@ class _Reader:
         self.jinxes: list[Jinx] = []
         self.overridden: set[str] = set()
         self.meta: dict[str, Any] | None = None
+        self._repeats: dict[str, int] = {}  # id -> index of its duplicate-character finding
+        self._found: dict[str, Character] = {}  # spelling -> character, for repeated string entries
 
     def read(self, data: list[Any]) -> Script:
         for index, item in enumerate(data):
@@ -172,13 +174,30 @@ class _Reader:
 
     def _add(self, ch: Character, path: str) -> bool:
         if ch.id in self.paths:
-            self.problems.append(finding(
-                "duplicate-character", f"'{ch.id}' is listed more than once (first at {self.paths[ch.id]})",
-                path, id=ch.id, first=self.paths[ch.id]))
+            self._duplicate(ch.id, path)
             return False
         self.characters.append(ch)
         self.paths[ch.id] = path
         return True
+
+    def _duplicate(self, char_id: str, path: str) -> None:
+        """Every repeat of an id is one finding (its first repeat's place), however many there are:
+        a script with thousands of copies gets one line, in time linear in the entries."""
+        first = self.paths[char_id]
+        at = self._repeats.get(char_id)
+        if at is None:
+            self._repeats[char_id] = len(self.problems)
+            self.problems.append(finding(
+                "duplicate-character", f"'{char_id}' is listed more than once (first at {first})",
+                path, id=char_id, first=first, repeats=1, copies=[path]))
+            return
+        old = self.problems[at]
+        copies = old.data["copies"]
+        copies.append(path)  # in place: thousands of copies stay linear
+        self.problems[at] = finding(
+            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}), {len(copies) + 1} "
+                                   f"times in all; the copies are left out",
+            old.path, id=char_id, first=first, repeats=len(copies), copies=copies)
 
     def _lookup(self, name: str, path: str) -> Character | None:
         found = self.db.find(name) if name.strip() else []
@@ -196,8 +215,12 @@ class _Reader:
     def _official(self, name: str, path: str) -> None:
         if name == "_meta":
             return
+        if name in self._found:  # the same spelling again: no second lookup
+            self._add(self._found[name], path)
+            return
         ch = self._lookup(name, path)
         if ch:
+            self._found[name] = ch
             self._add(ch, path)
 
     def _object(self, item: dict[str, Any], path: str) -> None:
@@ -273,10 +296,12 @@ class _Reader:
             if night or "firstNight" in item or "otherNight" in item:
                 changes["night"] = night
         ability = strings.get("ability")
+        effect = base.setup
         if ability and "[" in ability and base.setup is None:
             effect = self._setup(base.id, ability, [t.name for t in texts.values()], path)
-            if effect:
-                changes["setup"] = effect
+        effect = with_marks(effect, selection_marks(item.get("special")))
+        if effect is not base.setup:
+            changes["setup"] = effect
         self.overridden.add(base.id)
         self.problems.append(finding(
             "character-override", f"'{base.id}': the script's own {lang} texts are used for this script",
@@ -304,7 +329,8 @@ class _Reader:
             texts={lang: texts},
             reminders=self._labels(item, "reminders"),
             reminders_global=self._labels(item, "remindersGlobal"),
-            setup=self._setup(char_id, strings["ability"], [strings["name"]], path),
+            setup=with_marks(self._setup(char_id, strings["ability"], [strings["name"]], path),
+                             selection_marks(item.get("special"))),
             homebrew=True,
             night=self._night(item),
             source=self.source,
