@@ -50,6 +50,7 @@ _CODES = [
     FindingCode("sheet-too-full", "info", "More player characters than one sheet holds at full size."),
     FindingCode("companion-missing", "error", "A setup character adds a character that is not on the script (Huntsman without Damsel)."),
     FindingCode("jinx-without-djinn", "info", "The script has jinxed pairs and no Djinn; the jinxes are its rules all the same."),
+    FindingCode("jinx-unknown", "warning", "A jinx the script embeds names a character id no data defines; it is left out."),
     FindingCode("jinx-outdated", "warning", "A jinx the script embeds differs from the official one, or the official data retired it."),
     FindingCode("night-order-missing", "warning", "_meta.firstNight/otherNight leaves out a character who wakes that night, or puts dusk after dawn."),
     FindingCode("unreadable-input", "error", "The file is not a readable script (bad JSON, not an array, empty, a refused value)."),

@@ -80,6 +80,9 @@ def read_script(source: str | Path, db: Database) -> Script:
     return parse_script(read_text(source), db, str(source))
 
 
+MAX_ENTRIES = 10_000  # entries of one script; the largest real one has 224 characters (10,000 validate in ~0.5 s)
+
+
 def parse_script(text: str, db: Database, source: str = "<data>") -> Script:
     """Parse script JSON text; InputError if it is not valid JSON (or refused by the guard), not an array or empty."""
     return script_from_data(parse_json(text, source), db, source)
@@ -93,6 +96,9 @@ def script_from_data(data: object, db: Database, source: str = "<data>") -> Scri
                          where=source)
     if not data:
         raise InputError("the script is empty: it lists no characters", where=source)
+    if len(data) > MAX_ENTRIES:
+        raise InputError(f"the script has {len(data):,} entries, more than the {MAX_ENTRIES:,} scriptforge reads "
+                         f"(the largest real script has a few hundred)", where=source)
     return _Reader(db, source).read(data)
 
 

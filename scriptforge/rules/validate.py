@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from scriptforge.languages import official
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.findings import Finding, finding, short
-from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
+from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes, unknown_jinxes
 from scriptforge.rules.night import missing_from_meta
 from scriptforge.rules.setup import MAX_CLASS_STATES, MAX_SELECTIONS, SetupRow
 
@@ -31,6 +31,7 @@ def script_findings(analysis: "Analysis") -> list[Finding]:
     findings += companion_findings(script)
     findings += jinx_findings(analysis.jinxes)
     findings += outdated_jinxes(script, analysis.db)
+    findings += unknown_jinxes(script, analysis.db)
     findings += missing_from_meta(script, analysis.night, analysis.db)
     return findings
 
