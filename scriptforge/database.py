@@ -43,6 +43,9 @@ class Database:
     # official character id -> setup effect that its roles.json record does not carry in a bracket
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
+    # says it was made or updated, "" where it says none), for what a printed page was built from
+    packs: tuple[tuple[str, str], ...] = ()
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: dict[str, set[str]] = field(init=False, repr=False, compare=False)
 
@@ -438,12 +441,20 @@ class _Loader(ProblemCollector):
 
 def pack_name(folder: Path) -> str:
     """A pack's name: `name` in its pack.yaml, else the folder's name."""
+    return pack_label(folder)[0]
+
+
+def pack_label(folder: Path) -> tuple[str, str]:
+    """(a pack's name: `name` in its pack.yaml, else the folder's name; the date it was made or
+    updated: `updated` in its pack.yaml, else "")."""
     try:
         manifest = read_yaml(Path(folder) / "pack.yaml")
     except DataError:
         manifest = None
-    name = manifest.get("name") if isinstance(manifest, dict) else None
-    return name if isinstance(name, str) and name else Path(folder).name
+    manifest = manifest if isinstance(manifest, dict) else {}
+    name, updated = manifest.get("name"), manifest.get("updated")
+    return (name if isinstance(name, str) and name else Path(folder).name,
+            str(updated) if isinstance(updated, (str, int)) or hasattr(updated, "isoformat") else "")
 
 
 class _LayeredLoader(_Loader):
@@ -536,7 +547,7 @@ class _LayeredLoader(_Loader):
         db, problems = super().load()
         if db is not None:
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
-            db = replace(db, characters=chars)
+            db = replace(db, characters=chars, packs=tuple(pack_label(root) for root, _ in self.layers[1:]))
         return db, problems
 
 

@@ -293,7 +293,8 @@ class Renderer:
                     seen[icon.url] = icon.url if icon.url.startswith("data:") else \
                         f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
                 except (FetchRefused, OSError, ValueError) as exc:
-                    warnings.append(f"image not used, generated icon instead: {exc}")
+                    instead = "the title is printed instead" if icon.key == "logo" else "generated icon instead"
+                    warnings.append(f"{'logo' if icon.key == 'logo' else 'image'} not used, {instead}: {exc}")
                     seen[icon.url] = None
             icon.url = seen[icon.url]
 
@@ -425,17 +426,33 @@ class Renderer:
             document = self.layout(self.html(view, "sheet.html.j2"), base_dir, warnings)
             if len(document.pages) == parts:
                 return [document]
-        docs = []
+        docs, alone = [], []
         if view.show_sheet:
             sheet = replace(view, nights=[], back=None)
             docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet"))
+            alone.append((sheet, "sheet.html.j2"))
         if view.back:
             back = replace(view, nights=[], show_sheet=False)
             docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page"))
+            alone.append((back, "sheet.html.j2"))
         for night in view.nights:
             part = replace(view, nights=[night], back=None, show_sheet=False)
             docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'"))
-        return docs
+            alone.append((part, "nightsheet.html.j2"))
+        return self._numbered(alone, docs, base_dir)
+
+    def _numbered(self, parts: list, docs: list, base_dir) -> list:
+        """Parts laid out one by one each count their pages from 1: where the view has a footer,
+        each is laid out once more, at the size it was fitted to, with its pages numbered as
+        pages of the whole output (its page breaks do not depend on the footer)."""
+        if len(docs) < 2 or getattr(parts[0][0], "footer", None) is None:
+            return docs
+        total, offset, out = sum(len(d.pages) for d in docs), 0, []
+        for (part, template), doc in zip(parts, docs):
+            part.footer = replace(part.footer, offset=offset, total=total)
+            out.append(self.layout(self.html(part, template), base_dir, []))
+            offset += len(doc.pages)
+        return out
 
     def pdf_bytes(self, docs: list) -> bytes:
         pages = [page for doc in docs for page in doc.pages]
