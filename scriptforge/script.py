@@ -420,7 +420,9 @@ def _renamed_texts(base: Character, strings: dict[str, str], lang: str) -> dict[
     """The texts of a homebrew object that is the official `base` under its own id (`strings`:
     its official-format texts, in `lang`): in `lang` its own; in every other language of `base`,
     the official translation of each field whose text the object keeps as the official one (an
-    appended bracket kept as written), the object's own text otherwise (so its own name stays).
+    appended bracket kept as written), its own name where that is not the official name, and no
+    text for the other fields it changed (so they come from `lang`, marked as such, along the
+    fallbacks).
     The texts the script format cannot carry (overview, how to run, examples) are the official ones."""
     official = base.texts[lang]
     extra = _added_bracket(strings["ability"], official.ability) or ""
@@ -434,7 +436,7 @@ def _renamed_texts(base: Character, strings: dict[str, str], lang: str) -> dict[
             mine: dict[str, Any] = {f: v for f, v in own.items() if v}
             out[code] = Texts(**mine, **shared)
             continue
-        values: dict[str, Any] = {f: (getattr(texts, f) if kept[f] else own[f]) for f in own}
+        values: dict[str, Any] = {f: getattr(texts, f) if kept[f] else own[f] if f == "name" else None for f in own}
         values["ability"] = (f"{texts.ability} {extra}" if extra else texts.ability)
         out[code] = Texts(**{f: v for f, v in values.items() if v}, **shared,
                           translated_from=texts.translated_from)

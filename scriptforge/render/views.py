@@ -234,7 +234,7 @@ class SheetView:
     columns: int = 1
     compact: bool = False
     font_scale: float = 1.0  # --font-size
-    players_label: str | None = None  # the player count the night order is for, named on the night pages
+    players_label: str | None = None  # the game the night order is for (--players, Teensyville), on the night pages
 
     @property
     def title_shown(self) -> bool:
@@ -445,7 +445,8 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
         columns=options.columns if options.columns in COLUMNS else 1,
         compact=options.compact,
         font_scale=FONT_SIZES.get(options.font_size, 1.0),
-        players_label=str(labels["night_players"]).format(players=analysis.players) if analysis.players else None,
+        players_label=str(labels["night_players"]).format(players=analysis.players) if options.players and analysis.players
+        else labels.get("teensyville") if options.teensy else None,
     )
 
 
