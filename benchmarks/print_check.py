@@ -31,6 +31,7 @@ It prints a table (outputs, pages, smallest scale, defects per kind, time), the 
 counts per class and the worst cases, and exits 1 on any defect, 2 where ../shared is missing.
 
     nice python benchmarks/print_check.py [--jobs 2] [--limit N] [--almanacs 12] [--keep DIR]
+                                          [--langs en,ko+en,ko] [--papers a4,letter] [--parts sheets,…]
 """
 
 import argparse
@@ -228,6 +229,8 @@ def main() -> int:
     parser.add_argument("--only", help="Only scripts whose stem contains this.")
     parser.add_argument("--reuse", action="store_true", help="Measure the PDFs already in --keep, render none.")
     parser.add_argument("--parts", default="sheets,almanacs,games", help="Which outputs (comma-separated).")
+    parser.add_argument("--langs", default="en,ko+en,ko", help="Sheet languages (comma-separated; ko is A4 only).")
+    parser.add_argument("--papers", default="a4,letter", help="Sheet papers (comma-separated).")
     args = parser.parse_args()
     if not (SHARED / "official" / "roles.json").is_file():
         print(f"print check: {SHARED} is missing: nothing to check", file=sys.stderr)
@@ -259,8 +262,10 @@ def main() -> int:
     failures: list[str] = []
     parts = args.parts.split(",")
     texts_by_lang = {lang: {stem: printed_words(inputs / f"{stem}.json", db, lang) for stem, _ in scripts}
-                     for lang in ("en", "ko+en", "ko") if "sheets" in parts or "almanacs" in parts}
-    runs = [("en", "a4"), ("en", "letter"), ("ko+en", "a4"), ("ko+en", "letter"), ("ko", "a4")]
+                     for lang in dict.fromkeys([*args.langs.split(","), "en", "ko+en"])
+                     if "sheets" in parts or "almanacs" in parts}
+    runs = [(lang, paper) for lang in args.langs.split(",") for paper in args.papers.split(",")
+            if lang != "ko" or paper == "a4"]
     for lang, paper in runs if "sheets" in parts else ():
         texts = texts_by_lang[lang]
         out = work / f"{lang}-{paper}"
