@@ -19,7 +19,8 @@ import urllib.request
 from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
-from scriptforge.languages import default, official
+from scriptforge.datafiles import read_yaml
+from scriptforge.languages import codes, default, get as get_language, official
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -35,10 +36,13 @@ class UpdateResult:
     path: Path
     build: PackBuild
     diff: dict | None = None  # what changed against the pack installed before; None on a first install
+    languages_added: tuple[str, ...] = ()
+    languages_removed: tuple[str, ...] = ()
 
 
 def translation_file(lang: str) -> str:
-    return f"game/{lang}.json"
+    """The official translation file of registry language `lang` (game/zh_Hans.json for zh-Hans)."""
+    return f"game/{get_language(lang).translation_file}.json"
 
 
 def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
@@ -71,7 +75,7 @@ def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
 
 def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
-                progress: Callable[[str], None] = lambda line: None) -> list[Source]:
+                progress: Callable[[str], None] = lambda line: None, installed: tuple[str, ...] = ()) -> list[Source]:
     """Every official file, read from `from_dir` or fetched, and checked; nothing is written."""
     sources = []
     for name, lang in _wanted(langs):
@@ -80,6 +84,10 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
             try:
                 raw = path.read_bytes()
             except FileNotFoundError:
+                if lang in installed:
+                    raise InputError(f"file not found: the installed pack holds {lang}, and an update keeps "
+                                     f"every installed language (put its file there, or pass --only with the "
+                                     f"languages to keep)", where=str(path)) from None
                 raise InputError("file not found (--from needs roles.json, nightsheet.json, jinxes.json "
                                  "and game/<lang>.json for each --lang but en)", where=str(path)) from None
             except OSError as exc:
@@ -99,16 +107,36 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
     return sources
 
 
-def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path | None = None, url: str = OFFICIAL_URL,
-                translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
-                progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
+def installed_languages(target: Path) -> tuple[str, ...]:
+    """The languages of the pack installed at `target` (none where there is none, or it is damaged)."""
+    try:
+        manifest = read_yaml(target / "pack.yaml")
+    except (DataError, InputError, OSError):
+        return ()
+    found = manifest.get("languages", []) if isinstance(manifest, dict) else []
+    return tuple(code for code in found if isinstance(code, str) and code in codes())
+
+
+def wanted_languages(langs: tuple[str, ...], installed: tuple[str, ...], only: bool) -> tuple[str, ...]:
+    """The languages the new pack holds: those asked for added to those installed (`only`: those
+    asked for alone); with neither, the default sheet language."""
+    wanted = langs if only else (*installed, *langs)
+    return tuple(dict.fromkeys(wanted)) or (default("sheet"),)
+
+
+def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Path | None = None,
+                url: str = OFFICIAL_URL, translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
+                target: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
-    rename, and say what changed against the pack that was installed before."""
+    rename, and say what changed against the pack that was installed before. The languages asked
+    for join those installed (`only`: they replace them)."""
     from scriptforge.database import load_database
 
     target = Path(target) if target else packs_dir() / OFFICIAL
+    installed = installed_languages(target)
+    langs = wanted_languages(langs, installed, only)
     sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
-                          timeout=timeout, progress=progress)
+                          timeout=timeout, progress=progress, installed=installed)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
@@ -118,4 +146,7 @@ def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path 
             old = None  # a damaged installed pack: replaced, with nothing to compare against
         path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
-    return UpdateResult(path=path, build=build, diff=diff)
+    now = tuple(build.files["pack.yaml"]["languages"])
+    return UpdateResult(path=path, build=build, diff=diff,
+                        languages_added=tuple(c for c in now if installed and c not in installed),
+                        languages_removed=tuple(c for c in installed if c not in now))

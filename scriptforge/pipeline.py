@@ -84,7 +84,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
     `options`: the layout (columns, compact, font size, player table, the night's player count,
     Teensyville)."""
-    require_printable(lang)
+    require_printable(lang, fmt)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -176,7 +176,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
-    require_printable(lang)
+    require_printable(lang, fmt)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
