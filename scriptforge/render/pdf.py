@@ -41,7 +41,8 @@ import markupsafe
 
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
-from scriptforge.render.views import WORD_JOINER, keep_korean_words
+from scriptforge.model import TEAM_COLOURS
+from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -228,11 +229,12 @@ class Renderer:
         from scriptforge.markup import to_html
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
-        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
+        self.env.globals["BADGE_COLOURS"] = BADGE_COLOURS
+        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8") + self.env.get_template(
+            "colours.css.j2").render(teams=TEAM_COLOURS, badges=BADGE_COLOURS)
         self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
         self._system_font_config: Any = None
-        self._use_system_fonts = False  # set while rendering text the bundled fonts lack
         self._font_data_urls: dict[str, str] | None = None  # font file name -> data: URL
         self._stylesheet = None
 
@@ -361,7 +363,7 @@ class Renderer:
         css = markupsafe.Markup(self.css if embed_fonts else "")
         # Where fontconfig sees only the bundled fonts it finds them by family name (sheet.css),
         # which lays out faster than loading them again through @font-face.
-        found = not (embed_fonts or system_fonts or self._use_system_fonts) and self.fontconfig_has_bundled_fonts
+        found = not (embed_fonts or system_fonts) and self.fontconfig_has_bundled_fonts
         faces = [] if found else self.font_faces(embed_fonts)
         if faces and not embed_fonts:
             _free_font_copies_at_exit()
@@ -418,16 +420,19 @@ class Renderer:
     def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only)."""
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
-        font_config = self.system_font_config if system_fonts or self._use_system_fonts else self.font_config
+        font_config = self.system_font_config if system_fonts else self.font_config
         return html_document(html, base_url, self.url_fetcher(base_dir, warnings)).render(
             font_config=font_config, stylesheets=[self.stylesheet])
 
-    def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
-        """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
+    def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1,
+             system_fonts: bool = False):
+        """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages
+        (each size a copy of `view`: the view itself is left as it was)."""
         tried: list[tuple[float, Any]] = []  # (scale, weasyprint Document)
         for scale in SHRINK_STEPS:
-            view.scale = scale
-            document = self.layout(self.html(view, template), base_dir, warnings)
+            sized = replace(view, scale=scale)
+            document = self.layout(self.html(sized, template, system_fonts=system_fonts), base_dir, warnings,
+                                   system_fonts=system_fonts)
             if len(document.pages) <= pages_wanted:
                 if scale < 1.0:
                     warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on "
@@ -438,12 +443,11 @@ class Renderer:
         # than that (bigger text, and a last page that is not nearly empty).
         fewest = len(tried[-1][1].pages)
         scale, document = next((s, d) for s, d in tried if len(d.pages) == fewest)
-        view.scale = scale
         warnings.append(f"{what} does not fit on {pages_wanted} page{'s' if pages_wanted > 1 else ''}: "
                         f"it takes {fewest} pages, at {round(scale * 100)}% text size")
         return document
 
-    def documents(self, view, base_dir, warnings: list[str]) -> list:
+    def documents(self, view, base_dir, warnings: list[str], system_fonts: bool = False) -> list:
         """The laid-out parts: sheet (one page), back page, one page per night.
 
         Everything is laid out as one HTML document first (one style computation, one layout
@@ -452,35 +456,41 @@ class Renderer:
         """
         parts = int(bool(view.show_sheet)) + int(bool(view.back)) + len(view.nights)
         if parts > 1:
-            view.scale = SHRINK_STEPS[0]
-            document = self.layout(self.html(view, "sheet.html.j2"), base_dir, warnings)
+            whole = replace(view, scale=SHRINK_STEPS[0])
+            document = self.layout(self.html(whole, "sheet.html.j2", system_fonts=system_fonts), base_dir, warnings,
+                                   system_fonts=system_fonts)
             if len(document.pages) == parts:
                 return [document]
         docs, alone = [], []
         if view.show_sheet:
             sheet = replace(view, nights=[], back=None)
-            docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet"))
+            docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet",
+                                  system_fonts=system_fonts))
             alone.append((sheet, "sheet.html.j2"))
         if view.back:
             back = replace(view, nights=[], show_sheet=False)
-            docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page"))
+            docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page",
+                                  system_fonts=system_fonts))
             alone.append((back, "sheet.html.j2"))
         for night in view.nights:
             part = replace(view, nights=[night], back=None, show_sheet=False)
-            docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'"))
+            docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'",
+                                  system_fonts=system_fonts))
             alone.append((part, "nightsheet.html.j2"))
-        return self._numbered(alone, docs, base_dir)
+        return self._numbered(alone, docs, base_dir, system_fonts)
 
-    def _numbered(self, parts: list, docs: list, base_dir) -> list:
+    def _numbered(self, parts: list, docs: list, base_dir, system_fonts: bool) -> list:
         """Parts laid out one by one each count their pages from 1: where the view has a footer,
-        each is laid out once more, at the size it was fitted to, with its pages numbered as
-        pages of the whole output (its page breaks do not depend on the footer)."""
+        each is laid out once more, at the text size it was fitted to (`laid_out_scale`), with its
+        pages numbered as pages of the whole output (page breaks do not depend on the footer)."""
         if len(docs) < 2 or getattr(parts[0][0], "footer", None) is None:
             return docs
         total, offset, out = sum(len(d.pages) for d in docs), 0, []
         for (part, template), doc in zip(parts, docs):
-            part.footer = replace(part.footer, offset=offset, total=total)
-            out.append(self.layout(self.html(part, template), base_dir, []))
+            numbered = replace(part, scale=laid_out_scale(doc, part), footer=replace(part.footer, offset=offset, total=total))
+            again = self.layout(self.html(numbered, template, system_fonts=system_fonts), base_dir, [],
+                                system_fonts=system_fonts)
+            out.append(again if len(again.pages) == len(doc.pages) else doc)
             offset += len(doc.pages)
         return out
 
@@ -516,12 +526,7 @@ class Renderer:
         view, missing = self._prepare(view, base_dir, warnings)
         if fmt == "html":
             return self._html_output(view, "sheet.html.j2", warnings)
-        self._use_system_fonts = missing
-        try:
-            docs = self.documents(view, base_dir, warnings)
-        finally:
-            self._use_system_fonts = False
-        return self._pdf_output(docs, fmt, warnings)
+        return self._pdf_output(self.documents(view, base_dir, warnings, system_fonts=missing), fmt, warnings)
 
     def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
                         balance: bool = False) -> Rendered:
@@ -553,11 +558,10 @@ class Renderer:
         if len(document.pages) < 2 or page_used(document.pages[-1]) >= BALANCED_PAGE:
             return document
         for scale in SHRINK_STEPS[1:4]:
-            view.scale = scale
-            tighter = self.layout(self.html(view, template, system_fonts=missing), base_dir, [], system_fonts=missing)
+            tighter = self.layout(self.html(replace(view, scale=scale), template, system_fonts=missing), base_dir, [],
+                                  system_fonts=missing)
             if len(tighter.pages) < len(document.pages):
                 return tighter
-        view.scale = SHRINK_STEPS[0]
         return document
 
     def _prepare(self, view, base_dir, warnings: list[str]):
@@ -595,6 +599,17 @@ def _free_font_copies_at_exit() -> None:
 
 
 BALANCED_PAGE = 0.25  # a page used less than this is nearly empty
+
+
+def laid_out_scale(document, view) -> float:
+    """The text size (one of SHRINK_STEPS) `document`, laid out from `view`, was set at: read from
+    its root element's font size (9 pt × scale × the view's font_scale)."""
+    box = document.pages[0]._page_box  # WeasyPrint keeps the page's boxes here (weasy.PATCHES)
+    root = next((child for child in box.children if getattr(child, "element_tag", None) == "html"), None)
+    if root is None:
+        return view.scale
+    scale = root.style["font_size"] / (12.0 * getattr(view, "font_scale", 1.0))  # 9 pt = 12 CSS px
+    return min(SHRINK_STEPS, key=lambda step: abs(step - scale))
 
 
 def page_used(page) -> float:
