@@ -262,8 +262,8 @@ def main() -> int:
     failures: list[str] = []
     parts = args.parts.split(",")
     texts_by_lang = {lang: {stem: printed_words(inputs / f"{stem}.json", db, lang) for stem, _ in scripts}
-                     for lang in dict.fromkeys([*args.langs.split(","), "en", "ko+en"])
-                     if "sheets" in parts or "almanacs" in parts}
+                     for lang in dict.fromkeys([*(args.langs.split(",") if "sheets" in parts else ()),
+                                                *(("en", "ko+en") if "almanacs" in parts else ())])}
     runs = [(lang, paper) for lang in args.langs.split(",") for paper in args.papers.split(",")
             if lang != "ko" or paper == "a4"]
     for lang, paper in runs if "sheets" in parts else ():
