@@ -16,12 +16,22 @@ the almanac of a sample of scripts and every game output (Salem, Werewolf, Mafia
 - on a Korean page, English words that are neither an English name nor a character's text that
   has no Korean (the characters printed in English are counted apart, as "fallback");
 - pages under 25 % used that are not the last page of a long (3+ pages) part, or a part's only page;
-- a heading (level-2 bookmark) with nothing below it on its page.
+- a heading (level-2 bookmark) with nothing below it on its page;
+- completeness (``scriptforge.render.completeness``): on the character sheet's pages, every
+  character of the script (name and ability in the sheet's language or its fallback), every
+  jinxed pair (both names and the text) and every rule of ``_meta.bootlegger``; an item not in
+  the text layer is a defect of its class (``missing-character``, ``missing-jinx``,
+  ``missing-rule``). Characters that ``--skip-unknown`` left out (unknown ids, unknown teams:
+  named in a warning) are counted apart. Sheets are printed in ``ko`` (A4) as well for this.
 
-It prints a table (outputs, pages, smallest scale, defects per kind, time) and the worst cases,
-and exits 1 on any defect, 2 where ../shared is missing.
+The footer every page carries (script, page, version: in the bottom margin) is not content for
+the page-use and heading measures.
+
+It prints a table (outputs, pages, smallest scale, defects per kind, time), the completeness
+counts per class and the worst cases, and exits 1 on any defect, 2 where ../shared is missing.
 
     nice python benchmarks/print_check.py [--jobs 2] [--limit N] [--almanacs 12] [--keep DIR]
+                                          [--langs en,ko+en,ko] [--papers a4,letter] [--parts sheets,…]
 """
 
 import argparse
@@ -42,6 +52,7 @@ BASE_PX = 12.0  # 1rem at 100 % (9 pt, templates/_base.html.j2) in the CSS px pd
 USED_MIN = 0.25
 SMALLEST = 0.7  # the renderer's smallest text size (SHRINK_STEPS)
 FOOTER = re.compile(r"^\s*\d+\s*/\s*\d+\s*$")
+FOOTER_TOP = 21.0  # pt from the page's foot: text lower than this is the footer in the bottom margin
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 
 
@@ -54,6 +65,9 @@ class Measured:
     defects: list[tuple[str, str]] = field(default_factory=list)  # (kind, detail)
     fallback: int = 0
     warned: int = 0  # pages with homebrew glyphs the bundled fonts lack (a warning, not a defect)
+    sheet_text: str = ""  # the text layer of the first part (the character sheet)
+    checked: Counter = field(default_factory=Counter)  # completeness items checked, per kind
+    left_out: int = 0  # characters --skip-unknown left out (named in a warning)
 
 
 def corpus() -> list[tuple[str, Path]]:
@@ -79,19 +93,23 @@ def run(args: list[str], **kw) -> subprocess.CompletedProcess:
 # -- what was printed ------------------------------------------------------------------------------
 
 
-def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int, bool]:
+def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int, bool, list, int]:
     """(every word of the texts printed, the Latin words a Korean page may show: those of the
-    script's names and texts as the sheet holds them, not of its labels, the fallback count, and
+    script's names and texts as the sheet holds them, not of its labels, the fallback count,
     whether the script's own text has characters the bundled fonts lack: then the renderer warns
-    and a system font prints them, which is not a defect of the sheet)."""
+    and a system font prints them, which is not a defect of the sheet, the completeness items of
+    its character sheet, and how many characters the reader left out)."""
     from scriptforge.analysis import analyse
+    from scriptforge.render.completeness import sheet_items
     from scriptforge.render.pdf import missing_glyphs
     from scriptforge.render.views import make_view
-    from scriptforge.script import read_script
+    from scriptforge.script import LEFT_OUT, read_script
 
-    view = make_view(analyse(read_script(script, db), db), lang, "a4", back=True, night=True)
+    parsed = read_script(script, db)
+    analysis = analyse(parsed, db)
+    view = make_view(analysis, lang, "a4", back=True, night=True)
     rows = [c for t in (*view.teams, *view.extra_teams) for c in t.characters]
-    texts = [view.title, view.author or ""]
+    texts = [view.title, view.author or "", *view.rules, "scriptforge", *(name for name, _ in db.packs)]
     texts += [f"{r.name} {r.second_name or ''} {r.ability}" for r in rows]
     texts += [f"{s.name} {s.second_name or ''} {s.text}" for n in view.nights for s in n.steps]
     texts += [j.text for j in view.jinxes]
@@ -99,7 +117,19 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     labels = [str(v) for v in view.labels.values() if isinstance(v, str)] + [view.footnote or "", view.djinn_note or ""]
     words = allowed | {w for text in labels for w in WORD.findall(text)}
     fallback = sum(1 for r in rows if r.fallback or (lang != "en" and not re.search("[가-힣]", r.ability)))
-    return words, allowed, fallback, bool(missing_glyphs(view.all_text()))
+    left_out = sum(1 for p in parsed.problems if p.code in LEFT_OUT)
+    return (words, allowed, fallback, bool(missing_glyphs(view.all_text())), sheet_items(analysis, lang),
+            left_out)
+
+
+def completeness(m: "Measured", items: list, left_out: int) -> None:
+    """Check the sheet text of `m` for every completeness item; a missing one is a defect."""
+    from scriptforge.render.completeness import missing
+
+    m.checked.update(item.kind for item in items)
+    m.left_out = left_out
+    for item in missing(items, m.sheet_text):
+        m.defects.append((f"missing-{item.kind}", item.label))
 
 
 # -- measuring one PDF -----------------------------------------------------------------------------
@@ -151,7 +181,9 @@ def measure(pdf: Path, words: set[str] | None = None, allowed: set[str] | None =
             if index == 0:  # the character sheet (or a game's first page)
                 scales.append(page_scale[index])
             rects = [r for r in (text.get_rect(i) for i in range(text.count_rects()))
-                     if not FOOTER.match(text.get_text_bounded(*r))]  # the almanac's "3 / 29" is no content
+                     if r[3] >= FOOTER_TOP and not FOOTER.match(text.get_text_bounded(*r))]  # footers are no content
+            if index < (result.parts[0] if result.parts else 1):
+                result.sheet_text += content
             lowest = min((r[1] for r in rects), default=height)
             highest = max((r[3] for r in rects), default=0)
             used_by_page[index] = (highest - lowest) / (height - 2 * 24)  # ~8-9 mm margins
@@ -197,6 +229,8 @@ def main() -> int:
     parser.add_argument("--only", help="Only scripts whose stem contains this.")
     parser.add_argument("--reuse", action="store_true", help="Measure the PDFs already in --keep, render none.")
     parser.add_argument("--parts", default="sheets,almanacs,games", help="Which outputs (comma-separated).")
+    parser.add_argument("--langs", default="en,ko+en,ko", help="Sheet languages (comma-separated; ko is A4 only).")
+    parser.add_argument("--papers", default="a4,letter", help="Sheet papers (comma-separated).")
     args = parser.parse_args()
     if not (SHARED / "official" / "roles.json").is_file():
         print(f"print check: {SHARED} is missing: nothing to check", file=sys.stderr)
@@ -209,7 +243,7 @@ def main() -> int:
     if not pack.is_dir():
         official = SHARED / "official"
         done = run(["pack", "import", *(str(official / f) for f in ("roles.json", "nightsheet.json", "jinxes.json")),
-                    "--out", str(pack)])
+                    "--name", "official", "--out", str(pack)])
         if done.returncode:
             print(done.stderr, file=sys.stderr)
             return 1
@@ -228,33 +262,36 @@ def main() -> int:
     failures: list[str] = []
     parts = args.parts.split(",")
     texts_by_lang = {lang: {stem: printed_words(inputs / f"{stem}.json", db, lang) for stem, _ in scripts}
-                     for lang in ("en", "ko+en") if "sheets" in parts or "almanacs" in parts}
-    for lang in ("en", "ko+en") if "sheets" in parts else ():
+                     for lang in dict.fromkeys([*(args.langs.split(",") if "sheets" in parts else ()),
+                                                *(("en", "ko+en") if "almanacs" in parts else ())])}
+    runs = [(lang, paper) for lang in args.langs.split(",") for paper in args.papers.split(",")
+            if lang != "ko" or paper == "a4"]
+    for lang, paper in runs if "sheets" in parts else ():
         texts = texts_by_lang[lang]
-        for paper in ("a4", "letter"):
-            out = work / f"{lang}-{paper}"
-            t = time.monotonic()
-            if not (args.reuse and out.is_dir()):
-                shutil.rmtree(out, ignore_errors=True)
-                done = run(["build", str(inputs), "-o", f"{out}/", "--lang", lang, "--paper", paper, "--back",
-                            "--night", "--jobs", str(args.jobs), "--pack", str(pack), "--skip-unknown"])
-                if done.returncode:
-                    failures.append(f"build {lang} {paper}: {done.stderr.strip().splitlines()[-1:]}")
-            measured = []
-            for stem, _ in scripts:
-                pdf = out / f"{stem}.pdf"
-                if not pdf.is_file():
-                    failures.append(f"{lang} {paper}: {stem}.pdf not written")
-                    continue
-                words, allowed, fallback, warned = texts[stem]
-                m = measure(pdf, words, allowed if lang != "en" else None)
-                m.fallback = fallback
-                if warned:  # homebrew text outside the fonts: warned, and printed by a system font
-                    m.warned = sum(1 for kind, _ in m.defects if kind == "font")
-                    m.defects = [d for d in m.defects if d[0] != "font"]
-                measured.append(m)
-            rows.append((f"sheets {lang} {paper}", measured, time.monotonic() - t))
-            progress(rows[-1])
+        out = work / f"{lang}-{paper}"
+        t = time.monotonic()
+        if not (args.reuse and out.is_dir()):
+            shutil.rmtree(out, ignore_errors=True)
+            done = run(["build", str(inputs), "-o", f"{out}/", "--lang", lang, "--paper", paper, "--back",
+                        "--night", "--jobs", str(args.jobs), "--no-packs", "--pack", str(pack), "--skip-unknown"])
+            if done.returncode:
+                failures.append(f"build {lang} {paper}: {done.stderr.strip().splitlines()[-1:]}")
+        measured = []
+        for stem, _ in scripts:
+            pdf = out / f"{stem}.pdf"
+            if not pdf.is_file():
+                failures.append(f"{lang} {paper}: {stem}.pdf not written")
+                continue
+            words, allowed, fallback, warned, items, left_out = texts[stem]
+            m = measure(pdf, words, allowed if lang != "en" else None)
+            completeness(m, items, left_out)
+            m.fallback = fallback
+            if warned:  # homebrew text outside the fonts: warned, and printed by a system font
+                m.warned = sum(1 for kind, _ in m.defects if kind == "font")
+                m.defects = [d for d in m.defects if d[0] != "font"]
+            measured.append(m)
+        rows.append((f"sheets {lang} {paper}", measured, time.monotonic() - t))
+        progress(rows[-1])
     for lang in ("en", "ko+en") if "almanacs" in parts else ():
         for paper in ("a4", "letter"):
             t = time.monotonic()
@@ -265,7 +302,7 @@ def main() -> int:
                     measured.append(measure(pdf, texts_by_lang[lang][stem][0]))
                     continue
                 done = run(["almanac", str(inputs / f"{stem}.json"), "-o", str(pdf), "--lang", lang,
-                            "--paper", paper, "--pack", str(pack), "--skip-unknown"])
+                            "--paper", paper, "--no-packs", "--pack", str(pack), "--skip-unknown"])
                 if done.returncode:
                     failures.append(f"almanac {stem} {lang} {paper}: {done.stderr.strip()[-200:]}")
                     continue
@@ -304,7 +341,8 @@ def progress(row: tuple[str, list[Measured], float]) -> None:
 
 
 def report(rows, failures: list[str], seconds: float) -> int:
-    kinds = ("word-break", "font", "english", "empty-page", "heading-last")
+    kinds = ("word-break", "font", "english", "empty-page", "heading-last", "missing-character", "missing-jinx",
+             "missing-rule")
     header = f"{'outputs':<22}{'files':>6}{'pages':>7}{'>1 page':>8}{'min scale':>10}{'fallback':>9}{'warned':>7}" + \
         "".join(f"{k:>13}" for k in kinds) + f"{'time':>8}"
     print(header)
@@ -319,6 +357,15 @@ def report(rows, failures: list[str], seconds: float) -> int:
               f"{sum(m.fallback for m in measured):>9}{sum(1 for m in measured if m.warned):>7}"
               + "".join(f"{counts[k]:>13}" for k in kinds) + f"{spent:>7.0f}s")
         worst += [(len(m.defects), label, m) for m in measured if m.defects]
+    checked = [(label, measured) for label, measured, _ in rows if any(m.checked for m in measured)]
+    if checked:
+        print(f"\ncompleteness{'':<10}" + "".join(f"{k + 's':>15}" for k in ("character", "jinx", "rule"))
+              + f"{'missing':>10}{'left out':>10}")
+        for label, measured in checked:
+            counts = sum((m.checked for m in measured), Counter())
+            lost = sum(1 for m in measured for kind, _ in m.defects if kind.startswith("missing-"))
+            print(f"{label:<22}" + "".join(f"{counts[k]:>15,}" for k in ("character", "jinx", "rule"))
+                  + f"{lost:>10}{sum(m.left_out for m in measured):>10}")
     for count, label, m in sorted(worst, key=lambda w: -w[0])[:12]:
         print(f"  {label}: {m.name}: " + "; ".join(f"{k} {d}" for k, d in m.defects[:4]))
     for failure in failures:

@@ -641,6 +641,56 @@ def render_options(command, jobs=True):
     return command
 
 
+PRINT_OPTIONS = ("columns", "compact", "font_size", "player_table", "players", "teensy")
+
+
+def print_options(*names: str):
+    """The layout options of the official script tool's print settings, those of `names` (a command
+    takes the ones that make sense for it); `_print_options()` gives them as a PrintOptions."""
+    def store(ctx, param, value):
+        ctx.meta.setdefault("scriptforge.print", {})[param.name] = value
+
+    all_options = {
+        "columns": click.option("--columns", type=click.Choice(["1", "2"]), default="1", show_default=True,
+                                expose_value=False, callback=store,
+                                help="The character sheet's rows in one or two columns."),
+        "compact": click.option("--compact", is_flag=True, expose_value=False, callback=store,
+                                help="Compact layout: tighter rows, smaller badges and headings."),
+        "font_size": click.option("--font-size", "font_size", type=click.Choice(["normal", "large"]),
+                                  default="normal", show_default=True, expose_value=False, callback=store,
+                                  help="Text size: large is 15 % larger (a sheet that then does not fit is "
+                                       "set smaller in steps, with a warning)."),
+        "player_table": click.option("--player-table/--no-player-table", "player_table", default=True,
+                                     expose_value=False, callback=store,
+                                     help="The 5-15 player-count table on the back page (--back) and the "
+                                          "almanac's last page. Default: shown."),
+        "players": click.option("--players", type=click.IntRange(5, 20), expose_value=False, callback=store,
+                                help="The player count the night order is for: below 7, no Minion or Demon "
+                                     "info (as `scriptforge night --players`)."),
+        "teensy": click.option("--teensy/--no-teensy", "teensy", default=None, expose_value=False, callback=store,
+                               help="Teensyville layout (a script for 5-6 players: the player table for 5 "
+                                    "and 6, nights without Minion and Demon info). Default: chosen for the "
+                                    "script (_meta.teensyville, else 13 or fewer player characters)."),
+    }
+
+    def decorate(command):
+        for name in reversed(names):
+            command = all_options[name](command)
+        return command
+
+    return decorate
+
+
+def _print_options():
+    """The print options given (see `print_options`) as a render.views.PrintOptions."""
+    from scriptforge.render.views import PrintOptions
+
+    given = dict(click.get_current_context().meta.get("scriptforge.print", {}))
+    if "columns" in given:
+        given["columns"] = int(given["columns"])
+    return PrintOptions(**given)
+
+
 def _echo_written(written, pages, out) -> None:
     """The files written, one a line; on stderr when the output itself went to stdout."""
     from scriptforge.render.outputs import STDOUT, written_lines
@@ -667,7 +717,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, builder=builder,
-                   **(extra if builder else dict(back=back, night=night, sheet=sheet)))
+                   **(extra if builder else dict(back=back, night=night, sheet=sheet, options=_print_options())))
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
                                item_show_func=lambda result: _shown(result.script.name) if result else "") as bar:
@@ -692,7 +742,8 @@ def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_d
     from scriptforge.render.pdf import FORMATS, Renderer
 
     result = build_game(game, Renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
-                        sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir)
+                        sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir,
+                        options=_print_options())
     for warning in result.warnings:
         echo(f"Warning: {game}: {warning}", err=True)
     _echo_written(result.written, result.pages, out)
@@ -701,6 +752,7 @@ def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_d
 @main.command()
 @click.argument("scripts", nargs=-1)
 @render_options
+@print_options(*PRINT_OPTIONS)
 @homebrew_option
 @game_option
 @skip_unknown_option
@@ -708,6 +760,9 @@ def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_d
 def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, game):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
+    The sheet carries the script's own rules (_meta.bootlegger) under the jinxes and its logo
+    (_meta.logo: a file or data: URL; a remote one with --allow-network); every page ends in a
+    footer with the script's name, author, page number and the data it was built from.
     Each sheet fits on one page: if it does not, the text is set smaller in steps down to 70%,
     and a warning says so; a sheet that still does not fit is never clipped. In a batch every
     script is tried; the failures are listed at the end, one line each, and the exit code is 1.
@@ -717,6 +772,9 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
         scriptforge build examples/faith-trust-and-pixie-dust.json --lang ko
         scriptforge build examples/ -o sheets/ --lang ko+en --paper letter --night
         scriptforge build scripts/ -o sheets/ --jobs 4      # four scripts at a time
+        scriptforge build my.json --columns 2 --compact --font-size large
+        scriptforge build my.json --back --no-player-table --night --players 6
+        scriptforge build small.json --back --teensy      # Teensyville: 5-6 players
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
     from scriptforge.games import rule_set
@@ -731,6 +789,7 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
 @main.command()
 @click.argument("script", nargs=-1)
 @render_options
+@print_options("compact", "font_size", "player_table", "players", "teensy")
 @homebrew_option
 @game_option
 @skip_unknown_option
@@ -739,11 +798,13 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
     """Render the storyteller's night order: first night and other nights, one page each.
 
     The order is the one `scriptforge night` computes, including dusk, Minion info, Demon info
-    and dawn. Output defaults to <script>-night.pdf.
+    and dawn (with --players below 7, or a Teensyville script: without Minion and Demon info).
+    The script's own rules (_meta.bootlegger) head each night. Output defaults to <script>-night.pdf.
 
     \b
     Example:
         scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
+        scriptforge nightsheet examples/fang-gu-zealot.json --players 6 --compact
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
     from scriptforge.games import rule_set
@@ -1451,6 +1512,7 @@ def _add_pack_option(group):
 @click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
+@print_options(*PRINT_OPTIONS)
 @fetch_timeout_option
 @homebrew_option
 @skip_unknown_option
@@ -1468,6 +1530,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     Example:
         scriptforge almanac examples/fang-gu-zealot.json --lang ko
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
+        scriptforge almanac examples/fang-gu-zealot.json --columns 2 --font-size large --no-player-table
     """
     from scriptforge.pipeline import build_almanac
     from scriptforge.render.outputs import output_format, output_target
@@ -1476,7 +1539,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     db = _db()
     renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir)
     result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
-                           target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
+                           options=_print_options(), target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
     _echo_written(result.written, result.pages, out)

@@ -49,6 +49,9 @@ class Database:
     official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
     # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
     script_advice: dict[str, Any] = field(default_factory=dict)
+    # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
+    # says it was made or updated, "" where it says none), for what a printed page was built from
+    packs: tuple[tuple[str, str], ...] = ()
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: NameIndex = field(init=False, repr=False, compare=False)
 
@@ -552,12 +555,20 @@ class _Pending(_Loader):
 
 def pack_name(folder: Path) -> str:
     """A pack's name: `name` in its pack.yaml, else the folder's name."""
+    return pack_label(folder)[0]
+
+
+def pack_label(folder: Path) -> tuple[str, str]:
+    """(a pack's name: `name` in its pack.yaml, else the folder's name; the date it was made or
+    updated: `updated` in its pack.yaml, else "")."""
     try:
         manifest = read_yaml(Path(folder) / "pack.yaml")
     except DataError:
         manifest = None
-    name = manifest.get("name") if isinstance(manifest, dict) else None
-    return name if isinstance(name, str) and name else Path(folder).name
+    manifest = manifest if isinstance(manifest, dict) else {}
+    name, updated = manifest.get("name"), manifest.get("updated")
+    return (name if isinstance(name, str) and name else Path(folder).name,
+            str(updated) if isinstance(updated, (str, int)) or hasattr(updated, "isoformat") else "")
 
 
 class _LayeredLoader(_Loader):
@@ -674,7 +685,8 @@ class _LayeredLoader(_Loader):
                     block = self._read(self.root / lang / "sources.yaml", "pack_sources") or {}
                     sources[lang] = {key: record["text"] for key, record in block.get("texts", {}).items()}
             db = replace(db, characters=chars, official_sources=sources,
-                         pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()})
+                         pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()},
+                         packs=tuple(pack_label(root) for root, _ in self.layers[1:]))
         return db, problems
 
 

@@ -6,7 +6,7 @@ user files and writes outputs; `render/` turns views into bytes and touches no s
 """
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 import gc
 from pathlib import Path
 import shutil
@@ -18,7 +18,7 @@ from scriptforge.errors import InputError
 from scriptforge.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
 from scriptforge.render.pdf import Renderer, require_printable
-from scriptforge.render.views import make_view
+from scriptforge.render.views import PrintOptions, make_view
 from scriptforge.script_schema import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
 from scriptforge.userfiles import reserved_name
@@ -93,19 +93,22 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
 
 def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
           paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
-          skip_unknown: bool = False, keep_analysis: bool = False) -> BuildResult:
+          skip_unknown: bool = False, keep_analysis: bool = False,
+          options: PrintOptions = PrintOptions()) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
-    With `keep_analysis` the result keeps the script's Analysis."""
+    With `keep_analysis` the result keeps the script's Analysis. `options`: the layout (columns,
+    compact, font size, player table, the night's player count, Teensyville)."""
     require_printable(lang, fmt)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
-    analysis = analyse(script, db)
+    options = options.for_script(script)
+    analysis = analyse(script, db, players=options.night_players)
     if keep_analysis:
         result.analysis = analysis
-    view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night)
+    view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night, options=options)
     if view.fallbacks:
         result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "
                                f"in another language, marked {', '.join(view.fallback_tags)}: "
@@ -216,9 +219,10 @@ def _build_in_worker(path: Path) -> BuildResult | Failure:
 
 
 def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-                  paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False) -> BuildResult:
+                  paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False,
+                  options: PrintOptions = PrintOptions()) -> BuildResult:
     """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
-    naming unknown characters is refused unless `skip_unknown`."""
+    naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
     require_printable(lang, fmt)
@@ -226,7 +230,8 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
-    view = almanac_view(analyse(script, db), lang, paper)
+    options = options.for_script(script)
+    view = almanac_view(analyse(script, db, players=options.night_players), lang, paper, options)
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
@@ -262,11 +267,11 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
 
 def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
                fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
-               icons_dir=None) -> BuildResult:
+               icons_dir=None, options: PrintOptions = PrintOptions()) -> BuildResult:
     """Render a game's reference sheet and/or moderator's sheet and write the output(s).
 
-    `scripts`, `back` and `icons_dir` belong to Blood on the Clocktower scripts; given with a
-    game they are a user mistake (InputError).
+    `scripts`, `back`, `icons_dir` and print `options` other than the defaults belong to Blood on
+    the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
     from scriptforge.games import load_game
     from scriptforge.render.game_views import game_view
@@ -274,7 +279,9 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     if scripts:
         raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
                          f"drop them, or use --game botc to render scripts")
-    for flag, value in (("--back", back), ("--icons", icons_dir)):
+    changed = [f"--{f.name.replace('_', '-')}" for f in fields(PrintOptions)
+               if getattr(options, f.name) != getattr(PrintOptions(), f.name)]
+    for flag, value in (("--back", back), ("--icons", icons_dir), (", ".join(changed), changed)):
         if value:
             raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
     view = game_view(load_game(game), lang, paper, sheet=sheet, night=night)

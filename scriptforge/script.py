@@ -38,6 +38,22 @@ class Script:
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
     overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
     database_order: tuple[str, ...] = ()  # the database's official ids in sheet order (for sheet_order)
+    logo: str | None = None  # `_meta.logo` as a URL (a relative path is taken from the script's folder)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The script's own rules (`_meta.bootlegger`), as written: every non-empty string."""
+        rules = self.meta.get("bootlegger")
+        if isinstance(rules, str):
+            rules = [rules]
+        if not isinstance(rules, list):
+            return ()
+        return tuple(r.strip() for r in rules if isinstance(r, str) and r.strip())
+
+    @property
+    def hide_title(self) -> bool:
+        """`_meta.hideTitle`: the logo stands for the title (where a logo is printed)."""
+        return self.meta.get("hideTitle") is True
 
     @property
     def name(self) -> str:
@@ -131,12 +147,18 @@ def _unknown(db: Database, name: str, path: str) -> Finding:
     return finding("unknown-character", message, path, id=name, suggestions=hint)
 
 
+#: The reading problems that leave a character the script names out of it: every command that
+#: reads a script refuses them (`refuse_unknown`), `validate` reports them as errors.
+LEFT_OUT = ("unknown-character", "ambiguous-character", "unknown-team", "incomplete-character")
+
+
 def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
     """Every command that reads a script calls this before using it: a character the script names
-    but scriptforge cannot use (unknown, ambiguous) would silently be missing from the output.
+    but scriptforge cannot use (unknown, ambiguous, a team that is none of the seven, no name or
+    ability) would silently be missing from the output.
     Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
     used without them and the warning naming what was left out is returned instead."""
-    dropped = [p for p in script.problems if p.code in ("unknown-character", "ambiguous-character")]
+    dropped = [p for p in script.problems if p.code in LEFT_OUT]
     if not dropped:
         return []
     if not skip_unknown:
@@ -174,7 +196,8 @@ class _Reader:
                       problems=tuple(self.problems), document=data, paths=self.paths,
                       images=self.images, jinxes=tuple(self.jinxes),
                       overridden=frozenset(self.overridden),
-                      database_order=tuple(cid for cid, ch in self.db.characters.items() if not ch.homebrew))
+                      database_order=tuple(cid for cid, ch in self.db.characters.items() if not ch.homebrew),
+                      logo=self._url((self.meta or {}).get("logo")))
 
     # -- entries ------------------------------------------------------------------------
 
@@ -283,7 +306,7 @@ class _Reader:
         value = item.get(key)
         return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
-    def _override(self, base: Character, item: dict[str, Any], path: str) -> Character:
+    def _override(self, base: Character, item: dict[str, Any], path: str) -> Character | None:
         strings = self._strings(item)
         lang = self._lang(strings)
         old = base.texts.get(lang)
@@ -294,8 +317,10 @@ class _Reader:
         elif "name" in fields and "ability" in fields:
             texts[lang] = Texts(**fields)
         changes: dict[str, Any] = {"texts": texts, "source": self.source}
-        team = item.get("team")
-        if isinstance(team, str) and team in TEAMS and team != base.team:
+        team = self._team(item, base.id, path) if "team" in item else base.team
+        if team is None:
+            return None
+        if team != base.team:
             changes["team"] = team
         if base.homebrew:
             night = self._night(item)
@@ -314,25 +339,51 @@ class _Reader:
             path, id=base.id, lang=lang, fields=sorted(fields)))
         return replace(base, **changes)
 
+    def _team(self, item: dict[str, Any], char_id: str, path: str) -> str | None:
+        """The team of a character object: one of TEAMS; `traveler` (the spelling other tools
+        write, and the official one before 2025) is read as `traveller`, with an info finding.
+        Any other value (or none) is an `unknown-team` error and the character cannot be used."""
+        team = item.get("team")
+        if team == "traveler":
+            self.problems.append(finding(
+                "team-spelling", f"'{short(char_id)}': team 'traveler' is read as 'traveller'", path + "/team",
+                id=char_id, team=team))
+            return "traveller"
+        if isinstance(team, str) and team in TEAMS:
+            return team
+        what = f"team {short(team, 30)} is not one of {', '.join(TEAMS)}" if "team" in item else "it has no team"
+        self.problems.append(finding(
+            "unknown-team", f"character '{short(char_id)}' cannot be used: {what}", path + ("/team" if "team" in item else ""),
+            id=char_id, team=team if isinstance(team, (str, int, float, bool)) or team is None else short(team, 30)))
+        return None
+
     def _homebrew(self, char_id: str, item: dict[str, Any], path: str) -> Character | None:
         strings = self._strings(item)
-        team = item.get("team")
         missing = [k for k in ("name", "ability") if k not in strings]
-        if missing or not isinstance(team, str) or team not in TEAMS:
-            what = f"no string {' or '.join(missing)}" if missing else f"team {short(team, 30)} is not one of {', '.join(TEAMS)}"
+        if missing:
             self.problems.append(finding(
-                "invalid-entry", f"homebrew character '{short(char_id)}' cannot be used: {what}", path,
-                id=char_id))
+                "incomplete-character", f"homebrew character '{short(char_id)}' cannot be used: "
+                                        f"no string {' or '.join(missing)}", path, id=char_id, missing=missing))
+            return None
+        team = self._team(item, char_id, path)
+        if team is None:
             return None
         lang = self._lang(strings)
         fields: dict[str, Any] = {_TEXT_KEYS[k]: v for k, v in strings.items()}
-        texts = Texts(**fields)
+        texts = {lang: Texts(**fields)}
+        renamed = self._renamed(char_id, strings, lang)
+        if renamed is not None:
+            texts = _renamed_texts(renamed, strings, lang)
+            self.problems.append(finding(
+                "character-renamed", f"'{short(char_id)}' is the official {renamed.name(lang)} under its own id: "
+                                     f"its translations are used where the script keeps the official text",
+                path, id=char_id, official=renamed.id, languages=sorted(texts)))
         edition = item.get("edition")
         return Character(
             id=char_id,
             team=team,
             edition=edition if isinstance(edition, str) and edition else "homebrew",
-            texts={lang: texts},
+            texts=texts,
             reminders=self._labels(item, "reminders"),
             reminders_global=self._labels(item, "remindersGlobal"),
             setup=with_marks(self._setup(char_id, strings["ability"], [strings["name"]], path),
@@ -342,22 +393,39 @@ class _Reader:
             source=self.source,
         )
 
+    def _renamed(self, char_id: str, strings: dict[str, str], lang: str) -> Character | None:
+        """The official character a homebrew object is under its own id, or None: its id ends in
+        the official id after a `-` or `_` (`witchhunt-witch`, `stowedaway-bonecollector`) and its
+        ability is the official one in its language, a `[...]` bracket added at the end allowed."""
+        head, sep, tail = char_id.rpartition("-") if "-" in char_id else char_id.rpartition("_")
+        base = self.db.characters.get(normalize_id(tail)) if sep and head else None
+        if base is None or base.homebrew or lang not in base.texts:
+            return None
+        return base if _added_bracket(strings["ability"], base.texts[lang].ability) is not None else None
+
     def _image(self, char_id: str, item: dict[str, Any]) -> None:
-        """The object's `image` (the first, when a list) as a URL: a relative path is taken from
-        the script's folder. Whether it may be read is the renderer's fetcher's decision."""
+        """The object's `image` (the first, when a list) as a URL (see `_url`)."""
         value = item.get("image")
         if isinstance(value, list):
             value = value[0] if value else None
+        url = self._url(value)
+        if url:
+            self.images[char_id] = url
+
+    def _url(self, value: object) -> str | None:
+        """An image reference as a URL: a relative path is taken from the script's folder. Whether
+        it may be read is the renderer's fetcher's decision."""
         if not isinstance(value, str) or not value.strip():
-            return
+            return None
         value = value.strip()
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", value):
-            self.images[char_id] = value
-        elif self.source not in ("-", "<data>"):
-            try:
-                self.images[char_id] = (Path(self.source).resolve().parent / value).resolve().as_uri()
-            except (OSError, ValueError):
-                return
+            return value
+        if self.source in ("-", "<data>"):
+            return None
+        try:
+            return (Path(self.source).resolve().parent / value).resolve().as_uri()
+        except (OSError, ValueError):
+            return None
 
     def _jinxes(self, char_id: str, item: dict[str, Any], path: str) -> None:
         jinxes = item.get("jinxes")
@@ -367,3 +435,40 @@ class _Reader:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
                 lang = detect(entry["reason"], self.db.languages)
                 self.jinxes.append(Jinx(characters=(char_id, entry["id"]), texts={lang: entry["reason"]}))
+
+
+def _added_bracket(ability: str, official: str) -> str | None:
+    """What a renamed character's `ability` adds to the `official` one: "" (the same text), the
+    `[...]` bracket it appends, or None where it says something else."""
+    own, base = " ".join(ability.split()), " ".join(official.split())
+    if own == base:
+        return ""
+    rest = own[len(base):].strip() if own.startswith(base) else ""
+    return rest if rest.startswith("[") and rest.endswith("]") else None
+
+
+def _renamed_texts(base: Character, strings: dict[str, str], lang: str) -> dict[str, Texts]:
+    """The texts of a homebrew object that is the official `base` under its own id (`strings`:
+    its official-format texts, in `lang`): in `lang` its own; in every other language of `base`,
+    the official translation of each field whose text the object keeps as the official one (an
+    appended bracket kept as written), its own name where that is not the official name, and no
+    text for the other fields it changed (so they come from `lang`, marked as such, along the
+    fallbacks).
+    The texts the script format cannot carry (overview, how to run, examples) are the official ones."""
+    official = base.texts[lang]
+    extra = _added_bracket(strings["ability"], official.ability) or ""
+    own = {field: strings.get(key) for field, key in OFFICIAL_TEXT_KEYS.items()}
+    kept = {field: (value or None) == (getattr(official, field) or None) for field, value in own.items()}
+    out: dict[str, Texts] = {}
+    for code, texts in base.texts.items():
+        shared: dict[str, Any] = {"overview": texts.overview, "how_to_run": texts.how_to_run,
+                                  "examples": texts.examples}
+        if code == lang:
+            mine: dict[str, Any] = {f: v for f, v in own.items() if v}
+            out[code] = Texts(**mine, **shared)
+            continue
+        values: dict[str, Any] = {f: getattr(texts, f) if kept[f] else own[f] if f == "name" else None for f in own}
+        values["ability"] = (f"{texts.ability} {extra}" if extra else texts.ability)
+        out[code] = Texts(**{f: v for f, v in values.items() if v}, **shared,
+                          translated_from=texts.translated_from)
+    return out

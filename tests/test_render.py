@@ -292,6 +292,8 @@ def _printed_words(view) -> set[str]:
         for ch in team.characters:
             texts += [ch.name, ch.ability, ch.icon.initial]
     texts += [jinx.text for jinx in view.jinxes]
+    if view.footer:  # the footer of every page: name · author, "page / pages", what it was built from
+        texts += [view.footer.left, view.footer.right, *(view.footer.page.format(page=n, pages=n) for n in range(1, 9))]
     for night in view.nights:
         texts.append(night.title)
         for step in night.steps:

@@ -32,3 +32,7 @@ _.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__
 
 # library functions the tests use
 _.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches, _.variants_left
+
+# the whole script on the page: the footer's CSS strings, the title and night-page labels the
+# templates read; the completeness check the print-check benchmark runs
+_.left_css, _.right_css, _.page_css, _.players_label, _.title_shown, _.sheet_items

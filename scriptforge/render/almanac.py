@@ -22,7 +22,7 @@ from scriptforge.analysis import Analysis
 from scriptforge.describe import effect_text
 from scriptforge.languages import default, split_pair, translation_source
 from scriptforge.model import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
-from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
+from scriptforge.render.views import TEAM_COLOURS, Footer, Icon, PrintOptions, SheetView, labels_for, make_view
 
 TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)
 _LIST_SECTIONS = LIST_FIELDS
@@ -100,15 +100,26 @@ class AlmanacView:
     sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
 
     @property
+    def footer(self) -> Footer | None:
+        return self.sheet.footer
+
+    @property
+    def font_scale(self) -> float:
+        return self.sheet.font_scale
+
+    @property
+    def page_classes(self) -> str:
+        return self.sheet.page_classes
+
+    @property
     def name_column(self):
         """The cover's character sheet sets the name column (see views.sheet_name_column)."""
         return self.sheet.name_column
 
     def icons(self) -> list[Icon]:
-        """Every icon object on the pages (the character pages share the sheet's)."""
-        out = [c.icon for t in (*self.sheet.teams, *self.sheet.extra_teams) for c in t.characters]
-        nights = [*self.sheet.nights, *((self.sheet.back or {}).get("nights") or [])]
-        out += [s.icon for n in nights for s in n.steps]
+        """Every icon object on the pages: the sheet's (logo, rows, jinx rows, night lists) and the
+        character pages'."""
+        out = list(self.sheet.icons())
         out += [p.icon for p in self.characters]
         out += [f.icon for p in self.characters for f in p.facts if f.icon]
         return out
@@ -201,11 +212,13 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 # -- the whole almanac -----------------------------------------------------------------------
 
 
-def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = "a4") -> AlmanacView:
-    """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter)."""
+def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = "a4",
+                 options: PrintOptions = PrintOptions()) -> AlmanacView:
+    """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter),
+    its character sheet and closing page laid out as `options` say."""
     script, db, order = analysis.script, analysis.db, analysis.night
     text_lang, _ = split_pair(lang)
-    sheet = make_view(analysis, lang, paper, back=True)
+    sheet = make_view(analysis, lang, paper, back=True, options=options)
     labels = dict(labels_for(db, lang))
     views = {c.id: c for t in (*sheet.teams, *sheet.extra_teams) for c in t.characters}
     team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}

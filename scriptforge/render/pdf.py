@@ -329,7 +329,8 @@ class Renderer:
                     seen[icon.url] = icon.url if icon.url.startswith("data:") else \
                         f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
                 except (FetchRefused, OSError, ValueError) as exc:
-                    warnings.append(f"image not used, generated icon instead: {exc}")
+                    instead = "the title is printed instead" if icon.key == "logo" else "generated icon instead"
+                    warnings.append(f"{'logo' if icon.key == 'logo' else 'image'} not used, {instead}: {exc}")
                     seen[icon.url] = None
             icon.url = seen[icon.url]
 
@@ -486,7 +487,22 @@ class Renderer:
             else:
                 docs.append(self._fit(part, template, base_dir, warnings, what, system_fonts=system_fonts,
                                       first=first))
-        return docs
+        return self._numbered([(part, template) for part, template, _ in parts], docs, base_dir, system_fonts)
+
+    def _numbered(self, parts: list, docs: list, base_dir, system_fonts: bool) -> list:
+        """Parts laid out one by one each count their pages from 1: where the view has a footer,
+        each is laid out once more, at the text size it was fitted to (`laid_out_scale`), with its
+        pages numbered as pages of the whole output (page breaks do not depend on the footer)."""
+        if len(docs) < 2 or getattr(parts[0][0], "footer", None) is None:
+            return docs
+        total, offset, out = sum(len(d.pages) for d in docs), 0, []
+        for (part, template), doc in zip(parts, docs):
+            numbered = replace(part, scale=laid_out_scale(doc, part), footer=replace(part.footer, offset=offset, total=total))
+            again = self.layout(self.html(numbered, template, system_fonts=system_fonts), base_dir, [],
+                                system_fonts=system_fonts)
+            out.append(again if len(again.pages) == len(doc.pages) else doc)
+            offset += len(doc.pages)
+        return out
 
     def pdf_bytes(self, docs: list) -> bytes:
         pages = [page for doc in docs for page in doc.pages]
@@ -593,6 +609,17 @@ def _free_font_copies_at_exit() -> None:
 
 
 BALANCED_PAGE = 0.25  # a page used less than this is nearly empty
+
+
+def laid_out_scale(document, view) -> float:
+    """The text size (one of SHRINK_STEPS) `document`, laid out from `view`, was set at: read from
+    its root element's font size (9 pt × scale × the view's font_scale)."""
+    box = document.pages[0]._page_box  # WeasyPrint keeps the page's boxes here (weasy.PATCHES)
+    root = next((child for child in box.children if getattr(child, "element_tag", None) == "html"), None)
+    if root is None:
+        return view.scale
+    scale = root.style["font_size"] / (12.0 * getattr(view, "font_scale", 1.0))  # 9 pt = 12 CSS px
+    return min(SHRINK_STEPS, key=lambda step: abs(step - scale))
 
 
 def page_used(page) -> float:

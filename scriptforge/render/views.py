@@ -10,13 +10,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 import re
 
+import markupsafe
+
+from scriptforge import __version__
 from scriptforge.analysis import Analysis
 from scriptforge.describe import setup_cell
 from scriptforge.languages import char_class, default, split_pair, uses
 from scriptforge.model import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character, \
     pick_text_lang
 from scriptforge.pack_sources import stale_units
+from scriptforge.packs import OFFICIAL
 from scriptforge.render.measure import NameColumn, name_column
+from scriptforge.rules.script_kind import is_teensyville
+from scriptforge.script import Script
 
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
@@ -25,10 +31,56 @@ BADGE_COLOURS = {**TEAM_COLOURS, **STEP_COLOURS}
 EXTRA_TEAMS = ("traveller", "fabled", "loric")
 _NOT_FIRST_NIGHT = re.compile(r"\*")
 
+#: --font-size: the text size against today's (9 pt at 100 %); the fitting shrinks from there.
+FONT_SIZES = {"normal": 1.0, "large": 1.15}
+COLUMNS = (1, 2)
+#: The players a Teensyville layout is for (fewer than 7: no Minion and Demon info at night).
+TEENSY_PLAYERS = (5, 6)
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How a script is laid out on paper (the official script tool's print settings); the
+    defaults are scriptforge's own look.
+
+    - ``columns``: the character rows in 1 or 2 columns;
+    - ``compact``: tighter rows, smaller badges and headings (more fits at full text size);
+    - ``font_size``: a key of FONT_SIZES;
+    - ``player_table``: the 5–15 player-count table on the back page and the almanac's last page;
+    - ``players``: the player count the night order is for (below 7: no Minion or Demon info);
+    - ``teensy``: the Teensyville layout (player table for 5–6 players, nights without Minion and
+      Demon info, the script type named under the title); None: decided by the script
+      (``rules.script_kind.is_teensyville``).
+    """
+
+    columns: int = 1
+    compact: bool = False
+    font_size: str = "normal"
+    player_table: bool = True
+    players: int | None = None
+    teensy: bool | None = None
+
+    def for_script(self, script: Script) -> "PrintOptions":
+        """These options with `teensy` decided for `script` where it was left open."""
+        if self.teensy is not None:
+            return self
+        return replace(self, teensy=is_teensyville(script.meta, script.characters))
+
+    @property
+    def night_players(self) -> int | None:
+        """The player count the night order is computed for: `players`, else a Teensyville
+        game's (6: no Minion or Demon info), else None (every step)."""
+        if self.players is not None:
+            return self.players
+        return max(TEENSY_PLAYERS) if self.teensy else None
+
 
 @dataclass
 class Icon:
-    """Either a picture (``url``) or a generated badge (``colour`` + ``initial``)."""
+    """Either a picture (``url``) or a generated badge (``colour`` + ``initial``): every place that
+    shows a character (sheet rows, jinx rows, night lists, almanac pages) gets its Icon from
+    `icon_for`, and the renderer turns every Icon the view yields (``icons()``) into a picture it
+    could read or else the badge, so a character never shows without one."""
 
     colour: str
     initial: str
@@ -56,6 +108,13 @@ class TeamView:
     title: str
     colour: str
     characters: list[CharacterView]
+
+    def rows(self, columns: int) -> list[list[CharacterView | None]]:
+        """The characters in `columns` columns, read down the first column then the next (each
+        row a list of `columns` cells, None where a column has run out)."""
+        height = -(-len(self.characters) // columns)
+        cols = [self.characters[i * height:(i + 1) * height] for i in range(columns)]
+        return [[col[r] if r < len(col) else None for col in cols] for r in range(height)]
 
 
 @dataclass
@@ -90,6 +149,61 @@ class SetupRowView:
     counts: list[str]
 
 
+def css_string(text: str) -> markupsafe.Markup:
+    """`text` as a CSS string literal in which every character that is not a plain ASCII letter,
+    digit or space is a CSS escape: safe in a stylesheet, in XHTML and in HTML alike."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c == " ") else f"\\{ord(c):x} " for c in text)
+    return markupsafe.Markup(f'"{safe}"')
+
+
+@dataclass
+class Footer:
+    """The line at the foot of every page that ties a loose page to its script: the script's name
+    and author (left), the page number (centre), what it was built from (right)."""
+
+    left: str
+    right: str
+    page: str  # "{page} / {pages}"
+    offset: int = 0  # pages before this part, where a part is laid out alone (render/pdf.py)
+    total: int | None = None  # the whole output's pages then; None: the document counts them
+
+    @property
+    def left_css(self) -> markupsafe.Markup:
+        return css_string(self.left)
+
+    @property
+    def right_css(self) -> markupsafe.Markup:
+        return css_string(self.right)
+
+    @property
+    def page_css(self) -> markupsafe.Markup:
+        """The page number as a CSS `content` value: text with the page and pages counters."""
+        pieces = re.split(r"(\{page\}|\{pages\})", self.page)
+        out = []
+        for piece in pieces:
+            if piece == "{page}":
+                out.append("counter(page)")
+            elif piece == "{pages}":
+                out.append(css_string(str(self.total)) if self.total else "counter(pages)")
+            elif piece:
+                out.append(css_string(piece))
+        return markupsafe.Markup(" ".join(out))
+
+
+def footer_for(db, labels: dict, title: str, author: str | None) -> Footer:
+    """The footer of a script's pages: name · author, "page / pages", scriptforge's version and the
+    data packs loaded (the official pack by its date)."""
+    packs = []
+    for name, updated in db.packs:
+        if name == OFFICIAL:
+            packs.append(str(labels["footer_official"]).format(date=updated).strip())
+        else:
+            packs.append(f"{name} {updated}".strip())
+    data = " + ".join(packs) or str(labels["footer_builtin"])
+    return Footer(left=" · ".join(t for t in (title, author) if t), page=str(labels["footer_page"]),
+                  right=str(labels["footer_built"]).format(version=__version__, data=data))
+
+
 @dataclass
 class SheetView:
     """Everything a sheet template shows."""
@@ -116,19 +230,46 @@ class SheetView:
     fallbacks: list[str] = field(default_factory=list)  # what is printed in another language (names, "a · b", "night: name")
     fallback_tags: list[str] = field(default_factory=list)  # the language tags those texts carry ("EN")
     stale: list[str] = field(default_factory=list)  # official translations older than their English, printed marked
+    rules: list[str] = field(default_factory=list)  # the script's own rules (_meta.bootlegger), as written
+    logo: Icon | None = None  # _meta.logo (a picture only: the renderer drops what it cannot read)
+    hide_title: bool = False  # _meta.hideTitle: the logo stands for the title where it is printed
+    kind: str | None = None  # the script type named under the title (Teensyville)
+    footer: Footer | None = None
+    columns: int = 1
+    compact: bool = False
+    font_scale: float = 1.0  # --font-size
+    players_label: str | None = None  # the game the night order is for (--players, Teensyville), on the night pages
+
+    @property
+    def title_shown(self) -> bool:
+        """Whether the title is printed as text: always, but where `hide_title` and a logo is printed."""
+        return not (self.hide_title and self.logo is not None and self.logo.url)
+
+    @property
+    def page_classes(self) -> str:
+        return "compact" if self.compact else ""
+
 
     def icons(self) -> Iterator[Icon]:
-        """Every icon on the pages."""
+        """Every icon on the pages (the renderer resolves each: a picture or the badge)."""
+        if self.logo is not None:
+            yield self.logo
         for team in (*self.teams, *self.extra_teams):
             for ch in team.characters:
                 yield ch.icon
+        for jinx in self.jinxes:
+            yield jinx.first.icon
+            yield jinx.second.icon
         for night in (*self.nights, *(self.back["nights"] if self.back else ())):
             for step in night.steps:
                 yield step.icon
 
     def all_text(self) -> str:
         """Every piece of text printed, for the font coverage check."""
-        parts = [self.title, self.author or "", self.footnote or "", self.djinn_note or "", *self.footer_notes]
+        parts = [self.title, self.author or "", self.footnote or "", self.djinn_note or "", self.kind or "",
+                 *self.rules, *self.footer_notes]
+        if self.footer:
+            parts += [self.footer.left, self.footer.right, self.footer.page]
         parts += [str(v) for v in self.labels.values() if isinstance(v, str)]
         for team in (*self.teams, *self.extra_teams):
             parts.append(team.title)
@@ -143,7 +284,7 @@ class SheetView:
         if self.back:
             parts += [str(x) for x in self.back.get("headers", [])]
             for night in self.back.get("nights", []):
-                parts += [night.title, *(s.name for s in night.steps)]
+                parts += [night.title, *(s.name for s in night.steps), *(s.second_name or "" for s in night.steps)]
         return "".join(parts)
 
 
@@ -201,7 +342,8 @@ def _joined(value):
 
 
 _NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
-             "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags", "stale"}
+             "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags", "stale",
+             "offset", "total", "columns", "compact", "font_scale", "hide_title"}
 
 
 def keep_korean_words(view):
@@ -221,6 +363,9 @@ def initial(name: str) -> str:
 
 
 def icon_for(ch: Character, name: str, image_url: str | None = None) -> Icon:
+    """The one icon rule for a character wherever it is shown: its picture (`image_url`, the
+    script's own image; the renderer adds an --icons picture by id) where one can be read, else
+    a badge in its team's colour with its name's first letter or syllable."""
     return Icon(colour=TEAM_COLOURS.get(ch.team, "#555555"), initial=initial(name), url=image_url,
                 key=ch.team if ch.team in TEAM_COLOURS else None, character=ch.id)
 
@@ -286,7 +431,8 @@ def _team_title(labels: dict, team: str) -> str:
 # -- the sheet -------------------------------------------------------------------------------
 
 
-def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4") -> SheetView:
+def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4",
+               options: PrintOptions = PrintOptions()) -> SheetView:
     """The character sheet of the analysed script, characters in sheet order."""
     script, db = analysis.script, analysis.db
     lang, _ = split_pair(sheet_lang)
@@ -313,6 +459,7 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
             jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=tag))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
+    options = options.for_script(script)
     return SheetView(
         lang=sheet_lang,
         html_lang=lang,
@@ -326,6 +473,16 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
         jinxes=jinx_views,
         djinn_note=labels.get("djinn_note") if jinx_views and analysis.jinxes.djinn_needed else None,
         footnote=labels.get("not_first_night") if star else None,
+        rules=list(script.rules),
+        logo=Icon(colour="", initial="", url=script.logo, key="logo") if script.logo else None,
+        hide_title=script.hide_title,
+        kind=labels.get("teensyville") if options.teensy else None,
+        footer=footer_for(db, labels, script.name.strip(), script.author),
+        columns=options.columns if options.columns in COLUMNS else 1,
+        compact=options.compact,
+        font_scale=FONT_SIZES.get(options.font_size, 1.0),
+        players_label=str(labels["night_players"]).format(players=analysis.players) if options.players and analysis.players
+        else labels.get("teensyville") if options.teensy else None,
     )
 
 
@@ -369,16 +526,19 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
 
 
 def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
-              back: bool = False, night: bool = False) -> SheetView:
-    """The whole printable view of a script: sheet, and optionally back page and night pages."""
-    view = sheet_view(analysis, sheet_lang, paper)
+              back: bool = False, night: bool = False, options: PrintOptions = PrintOptions()) -> SheetView:
+    """The whole printable view of a script: sheet, and optionally back page and night pages,
+    laid out as `options` say (the night order is the analysis's: `analyse(..., players=
+    options.night_players)` gives the night for a player count or a Teensyville game)."""
+    options = options.for_script(analysis.script)
+    view = sheet_view(analysis, sheet_lang, paper, options)
     view.show_sheet = sheet
     if night or back:
         nights = night_views(analysis, sheet_lang)
         if night:
             view.nights = nights
         if back:
-            view.back = back_view(analysis, sheet_lang, nights)
+            view.back = back_view(analysis, sheet_lang, nights, options)
     view.name_column = sheet_name_column(view)
     mark_fallbacks(view, analysis.db)
     return view
@@ -413,12 +573,16 @@ def sheet_name_column(view: SheetView) -> NameColumn | None:
     return column if column != NameColumn(width=NAME_CELL_REM) else None
 
 
-def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:
+def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView],
+              options: PrintOptions = PrintOptions()) -> dict:
     """The back page: the 5-15 player setup table (the base count, and beside it the range over
-    every legal bag where the setup characters change it) and a compact night order."""
+    every legal bag where the setup characters change it; a Teensyville layout's for 5 and 6
+    players; none without `options.player_table`) and a compact night order."""
 
     labels = labels_for(analysis.db, sheet_lang)
-    rows = analysis.setup
+    options = options.for_script(analysis.script)
+    rows = [row for row in analysis.setup if not options.teensy or row.players in TEENSY_PLAYERS] \
+        if options.player_table else []
     teams = [(t, COUNT_KEYS[t]) for t in PLAYER_TEAMS]
     changed = any(row.ranges[k] != (row.base[k], row.base[k]) for row in rows for _, k in teams)
     return {
