@@ -566,7 +566,8 @@ def render_options(command):
         click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
                      help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg)."),
         click.option("--allow-network", is_flag=True,
-                     help="Fetch remote images (homebrew `image` URLs). Off by default."),
+                     help="Fetch remote images (homebrew `image` URLs) and keep them in the user cache, "
+                          "which later builds use without the network. Off by default."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
@@ -598,7 +599,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
         echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
+    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi, packs=_packs())
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
@@ -1054,28 +1055,41 @@ def pack_import(files, name, out_dir, lang):
                                          "github.com/ThePandemoniumInstitute/botc-translations]")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
               help="Seconds to wait for each download.")
+@click.option("--icons", is_flag=True, help="Also get the official character icons (with --from: DIR/icons/"
+                                            "<edition>/<id>_g.webp, _e.webp or <id>.webp). Off by default.")
+@click.option("--icons-url", help="Base URL of the character icons.  [default: "
+                                  "https://release.botc.app/resources/characters/]")
 @_fail_cleanly
-def pack_update(from_dir, langs, url, translations_url, timeout):
+def pack_update(from_dir, langs, url, translations_url, timeout, icons, icons_url):
     """Fetch the official data and install it as the pack 'official', loaded by every command
     from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
 
     Downloads TPI's roles.json, nightsheet.json and jinxes.json and the translation
     game/<lang>.json. Every file is checked before anything is written; on any failure the
-    installed pack stays as it was (exit 2). A second run prints what changed.
+    installed pack stays as it was (exit 2). A second run prints what changed. With --icons,
+    the character icons too: only those changed or missing are fetched, and an icon that fails
+    is one warning (the sheet shows the monogram), never a failed pack.
 
     \b
     Example:
         scriptforge pack update
         scriptforge pack update --from ~/botc-data --lang ko
+        scriptforge pack update --icons
     """
+    from scriptforge.icons import ICONS_URL
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
     result = update_pack(langs=langs or (_default("sheet"),), from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
-                         progress=lambda line: echo(line, err=True))
+                         progress=lambda line: echo(line, err=True), icons=icons, icons_url=icons_url or ICONS_URL,
+                         icon_bar=lambda total: click.progressbar(length=total, label="Icons", file=sys.stderr))
     for warning in result.build.warnings:
         echo(f"Warning: {warning}", err=True)
+    if result.icons is not None:
+        for line in result.icons.failed:
+            echo(f"Warning: icon not installed: {line}", err=True)
+        echo(result.icons.summary())
     manifest = result.build.files["pack.yaml"]
     echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
@@ -1213,7 +1227,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
 
     fmt = output_format(out, fmt, ("pdf", "html"))
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir)
+    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, packs=_packs())
     result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
                            target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:

@@ -19,6 +19,7 @@ import urllib.request
 from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
+from scriptforge.icons import ICONS_URL, IconUpdate, carried_over, update_icons
 from scriptforge.languages import default, official
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
@@ -35,6 +36,7 @@ class UpdateResult:
     path: Path
     build: PackBuild
     diff: dict | None = None  # what changed against the pack installed before; None on a first install
+    icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
 
 
 def translation_file(lang: str) -> str:
@@ -101,9 +103,13 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
 
 def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
-                progress: Callable[[str], None] = lambda line: None) -> UpdateResult:
+                progress: Callable[[str], None] = lambda line: None, icons: bool = False,
+                icons_url: str = ICONS_URL, icon_bar=None) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
-    rename, and say what changed against the pack that was installed before."""
+    rename, and say what changed against the pack that was installed before.
+
+    With `icons`, the character icons too (`scriptforge.icons`: from `icons_url`, or `from_dir/icons/`;
+    `icon_bar(total)` is the progress bar); without, the installed pack's icons are kept."""
     from scriptforge.database import load_database
 
     target = Path(target) if target else packs_dir() / OFFICIAL
@@ -111,11 +117,19 @@ def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path 
                           timeout=timeout, progress=progress)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
+    roles = next(s.data for s in sources if s.kind == "roles")
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
+        installed = target if (target / "pack.yaml").is_file() else None
         try:
-            old = pack_files(target) if (target / "pack.yaml").is_file() else None
+            old = pack_files(target) if installed else None
         except DataError:
             old = None  # a damaged installed pack: replaced, with nothing to compare against
+        if icons:
+            icon_update = update_icons(roles, installed=installed, from_dir=from_dir, url=icons_url, timeout=timeout,
+                                       bar=icon_bar)
+        else:
+            icon_update = carried_over(installed, (r["id"] for r in roles))
+        build.blobs.update(icon_update.files)
         path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
-    return UpdateResult(path=path, build=build, diff=diff)
+    return UpdateResult(path=path, build=build, diff=diff, icons=icon_update if icons or icon_update.count else None)

@@ -186,6 +186,7 @@ class PackBuild:
     files: dict[str, Any]  # path inside the pack -> data (YAML documents)
     warnings: list[str] = field(default_factory=list)  # things the user should look at
     notes: list[str] = field(default_factory=list)  # things worth knowing, also kept in pack.yaml
+    blobs: dict[str, bytes] = field(default_factory=dict)  # other files, written as they are (icons/)
 
 
 _SCHEMAS = {"characters.yaml": "characters", "night.yaml": "night", "jinxes.yaml": "jinxes", "pack.yaml": "pack"}
@@ -528,7 +529,7 @@ def write_pack(build: PackBuild, target: Path) -> Path:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(version, 0o777 & ~umask)  # mkdtemp makes it private; a pack is as readable as any data
-        for rel, data in files.items():
+        for rel, data in {**build.blobs, **files}.items():
             path = version / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)

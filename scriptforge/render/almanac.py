@@ -97,6 +97,7 @@ class AlmanacView:
     scale: float = 1.0
     sheet_scale: float = 1.0  # the character sheet's text size, smaller where it would not fit its page
     sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
+    art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
 
     @property
     def name_column(self):
@@ -106,6 +107,7 @@ class AlmanacView:
     def icons(self) -> list[Icon]:
         """Every icon object on the pages (the character pages share the sheet's)."""
         out = [c.icon for t in (*self.sheet.teams, *self.sheet.extra_teams) for c in t.characters]
+        out += [c.icon for j in self.sheet.jinxes for c in (j.first, j.second)]
         nights = [*self.sheet.nights, *((self.sheet.back or {}).get("nights") or [])]
         out += [s.icon for n in nights for s in n.steps]
         out += [p.icon for p in self.characters]

@@ -33,7 +33,7 @@ from pathlib import Path
 import unicodedata
 import logging
 import os
-from typing import Any
+from typing import Any, Sequence
 import urllib.parse
 
 import jinja2
@@ -41,7 +41,7 @@ import markupsafe
 
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
-from scriptforge.render.views import WORD_JOINER, keep_korean_words
+from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -61,6 +61,20 @@ ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")  # pictures in an --i
 
 class FetchRefused(Exception):
     pass
+
+
+class NotFetched(FetchRefused):
+    """A remote image not in the cache while the network is off: counted, one warning per script."""
+
+
+def not_fetched_warning(count: int) -> str:
+    return f"{count} image{'s' if count != 1 else ''} not fetched: use --allow-network"
+
+
+def css_string(text: str) -> markupsafe.Markup:
+    """`text` as a quoted CSS string, safe inside a <style> element read as XML or as HTML."""
+    escaped = "".join(c if c.isalnum() or c in " .,;:!?()'-/·" or ord(c) > 0x7f else f"\\{ord(c):x} " for c in text)
+    return markupsafe.Markup(f'"{escaped}"')
 
 
 @dataclass
@@ -184,10 +198,13 @@ def undecodable_image(data: bytes, mime: str) -> str | None:
 class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
-    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI):
+    def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI,
+                 packs: Sequence[Path] = ()):
         self.allow_network = allow_network
         self.dpi = dpi  # of PNG output
         self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
+        self.packs = tuple(packs)  # data packs whose character icons are used (scriptforge.icons)
+        self._pack_icon_urls: dict[str, str | None] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
             autoescape=True,
@@ -199,6 +216,7 @@ class Renderer:
         from scriptforge.markup import to_html
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
+        self.env.filters["css_string"] = css_string
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
         self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
@@ -234,13 +252,43 @@ class Renderer:
                 raise FetchRefused(f"{url}: no such file")
             return path.read_bytes(), mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if scheme in ("http", "https"):
-            if not self.allow_network:
-                raise FetchRefused(f"{url}: network access is off (use --allow-network)")
-            from urllib.request import urlopen
-
-            with urlopen(url, timeout=15) as response:  # noqa: S310 (http/https only)
-                return response.read(), response.headers.get_content_type()
+            return self._remote(url)
         raise FetchRefused(f"{url}: unsupported URL scheme")
+
+    def _remote(self, url: str) -> tuple[bytes, str]:
+        """A remote image from the user cache, else (with --allow-network) fetched and cached."""
+        from scriptforge import imagecache
+
+        cached = imagecache.lookup(url)
+        if cached is not None and not (self.allow_network and cached.stale):
+            return cached.data, cached.mime
+        if not self.allow_network:
+            raise NotFetched(f"{url}: network access is off (use --allow-network)")
+        try:
+            data, mime = imagecache.fetch(url)
+        except imagecache.FetchFailed as exc:
+            if cached is not None:
+                return cached.data, cached.mime
+            raise FetchRefused(f"{url}: {exc}") from None
+        problem = undecodable_image(data, mime) if mime.startswith("image/") else f"not an image ({mime})"
+        if problem:
+            raise FetchRefused(f"{url}: {problem}")
+        imagecache.store(url, data, mime)
+        return data, mime
+
+    def pack_icon_url(self, character_id: str) -> str | None:
+        """The data: URL of a character's icon in the packs (``icons.icon_for``), read once per Renderer."""
+        if character_id not in self._pack_icon_urls:
+            from scriptforge.icons import icon_for
+
+            path = icon_for(character_id, self.packs) if self.packs else None
+            try:
+                data = path.read_bytes() if path else None
+            except OSError:
+                data = None
+            self._pack_icon_urls[character_id] = \
+                f"data:image/png;base64,{base64.b64encode(data).decode('ascii')}" if data else None
+        return self._pack_icon_urls[character_id]
 
     def url_fetcher(self, base_dir: Path | None, warnings: list[str]):
         """A WeasyPrint URL fetcher that only reads what `read_url` allows."""
@@ -275,6 +323,7 @@ class Renderer:
         own URL read through the safe `read_url`; none (the generated badge) when refused or not
         an image. Each URL is read once. Called on the renderer's own copy of a view."""
         seen: dict[str, str | None] = {}
+        not_fetched: set[str] = set()
         for icon in icons:
             found = self.icon_file(icon.character) if icon.character else None
             if found is not None:
@@ -292,10 +341,19 @@ class Renderer:
                         raise FetchRefused(f"{shown}: {problem}")
                     seen[icon.url] = icon.url if icon.url.startswith("data:") else \
                         f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+                except NotFetched:
+                    not_fetched.add(icon.url)
+                    seen[icon.url] = None
                 except (FetchRefused, OSError, ValueError) as exc:
                     warnings.append(f"image not used, generated icon instead: {exc}")
                     seen[icon.url] = None
             icon.url = seen[icon.url]
+        for icon in icons:
+            if not icon.url and icon.character:
+                icon.url = self.pack_icon_url(icon.character)
+                icon.official = icon.url is not None
+        if not_fetched:
+            warnings.append(not_fetched_warning(len(not_fetched)))
 
     # -- HTML -----------------------------------------------------------------------------
 
@@ -520,7 +578,10 @@ class Renderer:
         if warning:
             warnings.append(warning)
         laid_out = keep_korean_words(view)
-        self.resolve_icons(laid_out.icons(), base_dir, warnings)
+        icons = list(laid_out.icons())
+        self.resolve_icons(icons, base_dir, warnings)
+        if any(icon.official for icon in icons):  # official art on the pages: the community-content notice
+            laid_out.art_notice = keep_words(laid_out.labels.get("art_notice") or "") or None
         return laid_out, warning is not None
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:

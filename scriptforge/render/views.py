@@ -39,6 +39,7 @@ class Icon:
     url: str | None = None
     key: str | None = None  # team or step id: sheet.css colours the badge by class (c-<key>)
     character: str | None = None  # the character's id: the renderer looks for its picture in --icons
+    official: bool = False  # set by the renderer: the picture is the official art from the pack's icons
 
 
 @dataclass
@@ -112,6 +113,7 @@ class SheetView:
     byline: str | None = None
     show_sheet: bool = True
     name_column: NameColumn | None = None  # a wider name column (or smaller names) than sheet.css's
+    art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
 
 
     def icons(self) -> Iterator[Icon]:
@@ -119,6 +121,9 @@ class SheetView:
         for team in (*self.teams, *self.extra_teams):
             for ch in team.characters:
                 yield ch.icon
+        for jinx in self.jinxes:
+            yield jinx.first.icon
+            yield jinx.second.icon
         for night in (*self.nights, *(self.back["nights"] if self.back else ())):
             for step in night.steps:
                 yield step.icon
@@ -198,7 +203,7 @@ def _joined(value):
 
 
 _NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
-             "show_sheet", "fallback", "homebrew", "players"}
+             "show_sheet", "fallback", "homebrew", "players", "official"}
 
 
 def keep_korean_words(view):
