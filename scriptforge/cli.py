@@ -1087,12 +1087,13 @@ def pack_update(from_dir, langs, url, translations_url, timeout, icons, icons_ur
     for warning in result.build.warnings:
         echo(f"Warning: {warning}", err=True)
     if result.icons is not None:
-        for line in result.icons.failed:
-            echo(f"Warning: icon not installed: {line}", err=True)
-        echo(result.icons.summary())
+        for line in result.icons.failure_lines():
+            echo(f"Warning: {line}", err=True)
     manifest = result.build.files["pack.yaml"]
     echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
+    if result.icons is not None:
+        echo(result.icons.summary())
     if result.diff is not None:
         echo(diff_text(result.diff))
 
