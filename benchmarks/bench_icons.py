@@ -6,7 +6,12 @@ per official character, installed with `pack update --from DIR --icons` into a t
 folder; the official data files come from ../shared/reference/official. Runs alternate A/B
 (without, with) in fresh processes, so the ratio is measured under the same load.
 
-    python benchmarks/bench_icons.py [--pairs 5]
+    python benchmarks/bench_icons.py [--pairs 5] [--formats]
+
+With --formats, the same pictures are also given as `--icons DIR` folders in PNG (with
+transparency, what the pack stores), JPEG (on white, quality 90) and WebP (quality 90), to compare
+what each costs in time and in PDF size: WeasyPrint embeds a JPEG as it is and decodes everything
+else to pixels it compresses again.
 """
 
 import argparse
@@ -39,9 +44,26 @@ def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
+def icon_folder(pack_icons: Path, target: Path, fmt: str) -> Path:
+    """The pack's icons as an `--icons` folder of `fmt` files."""
+    from PIL import Image
+
+    target.mkdir()
+    for path in pack_icons.glob("*.png"):
+        image = Image.open(path)
+        if fmt == "JPEG":
+            flat = Image.new("RGB", image.size, (255, 255, 255))
+            flat.paste(image, mask=image.getchannel("A"))
+            image = flat
+        suffix = {"PNG": ".png", "JPEG": ".jpg", "WEBP": ".webp"}[fmt]
+        image.save(target / (path.stem + suffix), format=fmt, **({} if fmt == "PNG" else {"quality": 90}))
+    return target
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--formats", action="store_true", help="also compare PNG, JPEG and WebP icon folders")
     args = parser.parse_args()
     if not OFFICIAL.is_dir():
         sys.exit(f"{OFFICIAL} is not available")
@@ -62,6 +84,12 @@ def main() -> None:
             envs[label] = env
         out = {label: work / f"{label}.pdf" for label in envs}
         argv = {label: [*CLI, "build", str(SCRIPT), "--back", "--night", "-o", str(out[label])] for label in envs}
+        if args.formats:
+            for fmt in ("PNG", "JPEG", "WEBP"):
+                folder = icon_folder(work / "data-with" / "scriptforge" / "packs" / "official" / "icons", work / fmt, fmt)
+                label = f"--icons {fmt}"
+                envs[label], out[label] = envs["without"], work / f"{fmt}.pdf"
+                argv[label] = [*argv["without"][:-1], str(out[label]), "--icons", str(folder)]
         for label in envs:  # warm-up: bytecode, fontconfig, templates, the loaded database
             run(argv[label], envs[label])
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in envs}
@@ -71,7 +99,7 @@ def main() -> None:
         print(f"build --back --night {SCRIPT.name}, {args.pairs} A/B pairs, {load_average()}")
         for label in envs:
             walls, cpus = zip(*times[label])
-            print(f"  {label:8} icons: best wall {min(walls):.2f} s, median wall {sorted(walls)[len(walls) // 2]:.2f} s, "
+            print(f"  {label:13}: best wall {min(walls):.2f} s, median wall {sorted(walls)[len(walls) // 2]:.2f} s, "
                   f"best CPU {min(cpus):.2f} s, PDF {os.path.getsize(out[label]) / 1024:.0f} KB")
         ratio = sorted(w for w, _ in times["with"])[args.pairs // 2] / sorted(w for w, _ in times["without"])[args.pairs // 2]
         cpu_ratio = min(c for _, c in times["with"]) / min(c for _, c in times["without"])

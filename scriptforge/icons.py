@@ -34,11 +34,8 @@ import io
 import json
 import os
 from pathlib import Path
-import socket
 from typing import Any, Callable, ContextManager, Iterable, Protocol, Sequence
-import urllib.error
 import urllib.parse
-import urllib.request
 
 ICONS_URL = "https://release.botc.app/resources/characters/"
 FOLDER = "icons"  # inside the pack
@@ -52,6 +49,7 @@ MAX_SIDE = 4096
 MAX_PIXELS = 4096 * 4096
 FORMATS = {"WEBP", "PNG", "JPEG"}
 TIMEOUT = 20.0
+WORKERS = 6  # icons fetched at a time
 
 #: Which picture a team's character is shown with: its own alignment; Travellers both halves.
 OWN_ALIGNMENT = {"townsfolk": "g", "outsider": "g", "minion": "e", "demon": "e"}
@@ -126,6 +124,10 @@ class Got:
 
 def _fetch(url: str, before: dict[str, Any] | None, timeout: float) -> Got | None:
     """The file at `url` (None on 404/410); a conditional GET when `before` has validators."""
+    import socket
+    import urllib.error
+    import urllib.request
+
     from scriptforge import __version__
 
     headers = {"User-Agent": f"scriptforge/{__version__}"}
@@ -293,21 +295,28 @@ def update_icons(records: Iterable[dict[str, Any]], *, installed: Path | None = 
     """The icon of every official character in `records` (roles.json), fetched from `url` or read
     from `from_dir/icons/`, checked and normalised; what the `installed` pack already has is kept
     when its sources did not change. `bar(total)` makes the one progress bar."""
+    from concurrent.futures import ThreadPoolExecutor
+
     plan = wanted(records)
     manifest, files = installed_icons(installed)
     out = IconUpdate()
     entries: dict[str, Any] = {}
     base = url if url.endswith("/") else url + "/"
-    with (bar(len(plan)) if bar else nullcontext(None)) as progress:
-        for char_id, parts in plan.items():
-            before = manifest.get(char_id)
-            have = files.get(f"{FOLDER}/{before['file']}") if before else None
+
+    def one(char_id: str) -> tuple[dict[str, Any], bytes | None, bool]:
+        before = manifest.get(char_id)
+        have = files.get(f"{FOLDER}/{before['file']}") if before else None
+        return _one(char_id, plan[char_id], before if have else None, from_dir, base, timeout)
+
+    # A few at a time: the time goes into waiting for the server (and Pillow, which lets go of the GIL).
+    with (bar(len(plan)) if bar else nullcontext(None)) as progress, ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        for char_id, future in [(char_id, pool.submit(one, char_id)) for char_id in plan]:
             try:
-                entry, data, changed = _one(char_id, parts, before if have else None, from_dir, base, timeout)
+                entry, data, changed = future.result()
             except IconError as exc:
                 out.failed.append(str(exc))
             else:
-                stored = data if changed else have
+                stored = data if changed else files.get(f"{FOLDER}/{entry['file']}")
                 assert stored is not None
                 entries[char_id] = entry
                 out.files[f"{FOLDER}/{entry['file']}"] = stored

@@ -16,10 +16,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-import socket
 import time
-import urllib.error
-import urllib.request
 
 from scriptforge.fileio import atomic_write_bytes
 from scriptforge.paths import cache_dir
@@ -103,6 +100,10 @@ def prune(limit: int = MAX_TOTAL) -> None:
 def fetch(url: str, timeout: float = TIMEOUT, max_bytes: int = MAX_BYTES) -> tuple[bytes, str]:
     """(bytes, content type) of an http(s) URL, at most `max_bytes`, within `timeout` s per step;
     FetchFailed with the reason otherwise."""
+    import socket
+    import urllib.error
+    import urllib.request
+
     from scriptforge import __version__
 
     request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{__version__}"})
