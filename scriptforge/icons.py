@@ -50,6 +50,7 @@ MAX_PIXELS = 4096 * 4096
 FORMATS = {"WEBP", "PNG", "JPEG"}
 TIMEOUT = 20.0
 WORKERS = 6  # icons fetched at a time
+GIVE_UP = 12  # network failures in a row after which the other icons are not tried
 
 #: Which picture a team's character is shown with: its own alignment; Travellers both halves.
 OWN_ALIGNMENT = {"townsfolk": "g", "outsider": "g", "minion": "e", "demon": "e"}
@@ -86,7 +87,12 @@ class IconUpdate:
 
 
 class IconError(Exception):
-    """One icon that cannot be had (the message names the URL or file)."""
+    """One icon that cannot be had (the message names the URL or file); `network`: the server did
+    not answer (as opposed to answering 404 or with a file that is not an icon)."""
+
+    def __init__(self, message: str, network: bool = False):
+        super().__init__(message)
+        self.network = network
 
 
 # -- which files ----------------------------------------------------------------------------------
@@ -145,16 +151,16 @@ def _fetch(url: str, before: dict[str, Any] | None, timeout: float) -> Got | Non
             return Got(url, None, before.get("etag"), before.get("last_modified"))
         if exc.code in (404, 410):
             return None
-        raise IconError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+        raise IconError(f"{url}: HTTP {exc.code} {exc.reason}", network=exc.code >= 500) from None
     except (TimeoutError, socket.timeout):
-        raise IconError(f"{url}: no answer within {timeout:g} s") from None
+        raise IconError(f"{url}: no answer within {timeout:g} s", network=True) from None
     except urllib.error.URLError as exc:
         reason = exc.reason
         if isinstance(reason, (TimeoutError, socket.timeout)):
-            raise IconError(f"{url}: no answer within {timeout:g} s") from None
-        raise IconError(f"{url}: {getattr(reason, 'strerror', None) or reason}") from None
+            raise IconError(f"{url}: no answer within {timeout:g} s", network=True) from None
+        raise IconError(f"{url}: {getattr(reason, 'strerror', None) or reason}", network=True) from None
     except (OSError, ValueError) as exc:
-        raise IconError(f"{url}: {exc}") from None
+        raise IconError(f"{url}: {exc}", network=True) from None
     if len(body) > MAX_BYTES:
         raise IconError(f"{url}: larger than {MAX_BYTES // (1024 * 1024)} MB")
     return Got(url, body, etag, modified)
@@ -310,12 +316,21 @@ def update_icons(records: Iterable[dict[str, Any]], *, installed: Path | None = 
 
     # A few at a time: the time goes into waiting for the server (and Pillow, which lets go of the GIL).
     with (bar(len(plan)) if bar else nullcontext(None)) as progress, ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        for char_id, future in [(char_id, pool.submit(one, char_id)) for char_id in plan]:
+        futures = [(char_id, pool.submit(one, char_id)) for char_id in plan]
+        in_a_row = 0  # network failures: a server that does not answer is not asked 181 times
+        for done, (char_id, future) in enumerate(futures):
+            if in_a_row >= GIVE_UP:
+                for _, rest in futures[done:]:
+                    rest.cancel()
+                out.failed.append(f"{len(futures) - done} icons not tried: the server failed {GIVE_UP} times in a row")
+                break
             try:
                 entry, data, changed = future.result()
             except IconError as exc:
                 out.failed.append(str(exc))
+                in_a_row = in_a_row + 1 if exc.network else 0
             else:
+                in_a_row = 0
                 stored = data if changed else files.get(f"{FOLDER}/{entry['file']}")
                 assert stored is not None
                 entries[char_id] = entry

@@ -224,3 +224,13 @@ def test_remote_images_are_cached_and_used_without_the_network(tmp_path, runner,
     assert later.exit_code == 0 and "Warning" not in later.stderr
     assert (tmp_path / "later.pdf").read_bytes() == (tmp_path / "on.pdf").read_bytes()
     assert len(list((tmp_path / "cache" / "scriptforge" / "images").glob("*.img"))) == 3
+
+
+def test_a_server_that_does_not_answer_is_not_asked_for_every_icon():
+    from scriptforge.icons import GIVE_UP, update_icons
+
+    roles = json.loads(shared_path("reference", "official", "roles.json").read_text(encoding="utf-8"))
+    result = update_icons(roles, url="http://127.0.0.1:9/", timeout=2)  # nothing listens on port 9
+    assert result.count == 0 and result.fetched == 0
+    assert any(f"the server failed {GIVE_UP} times in a row" in line for line in result.failed)
+    assert len(result.failed) < 40

@@ -393,7 +393,7 @@ class Renderer:
         if faces and not embed_fonts:
             _free_font_copies_at_exit()
         html = self.env.get_template(template).render(
-            view=view, css=css, font_faces=faces, page_size=size, page_margin=margin)
+            view=view, css=css, font_faces=faces, page_size=size, page_margin=margin, standalone=embed_fonts)
         return html.replace(WORD_JOINER, "") if embed_fonts else html
 
     @property
