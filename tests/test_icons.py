@@ -234,3 +234,21 @@ def test_a_server_that_does_not_answer_is_not_asked_for_every_icon():
     assert result.count == 0 and result.fetched == 0
     assert any(f"the server failed {GIVE_UP} times in a row" in line for line in result.failed)
     assert len(result.failed) < 40
+
+
+def test_the_image_cache_keeps_its_size_cap_dropping_what_was_used_longest_ago(tmp_path, monkeypatch):
+    from scriptforge import imagecache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    picture = red_png()
+    for n, url in enumerate(("http://a.test/1.png", "http://a.test/2.png", "http://a.test/3.png")):
+        imagecache.store(url, picture, "image/png")
+        stamp = time.time() - 100 + n
+        os.utime(imagecache.folder() / f"{imagecache._key(url)}.img", (stamp, stamp))
+    assert imagecache.lookup("http://a.test/1.png") is not None  # used now: kept longest
+    imagecache.prune(limit=2 * len(picture))
+    assert imagecache.lookup("http://a.test/2.png") is None
+    kept = [url for url in ("http://a.test/1.png", "http://a.test/3.png") if imagecache.lookup(url)]
+    assert kept == ["http://a.test/1.png", "http://a.test/3.png"]
+    (imagecache.folder() / f"{imagecache._key('http://a.test/3.png')}.img").write_bytes(b"damaged")
+    assert imagecache.lookup("http://a.test/3.png") is None  # a damaged entry is not used
