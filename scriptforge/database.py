@@ -15,7 +15,7 @@ from scriptforge.errors import DataError, NotFoundError
 from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
-from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
+from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id
 from scriptforge.fileio import atomic_write_bytes, finish_journal
 from scriptforge.official import official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
@@ -224,7 +224,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
 
 def _content_key(roots: list[Path]) -> str:
     digest = hashlib.sha256()
-    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "names.py", "languages.py",
+    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "ids.py", "languages.py",
                                                                   "userfiles.py"))]
     files = [*code, REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     for root in roots:

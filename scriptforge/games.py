@@ -19,7 +19,7 @@ from pathlib import Path
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
 from scriptforge.languages import detect, official, present, translation_source
-from scriptforge.names import name_key
+from scriptforge.ids import name_key
 from scriptforge.paths import DATA_DIR
 
 #: The rule sets the database holds; ``botc`` is the character database of scriptforge.database.

@@ -26,7 +26,7 @@ from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import dump_yaml, locked
 from scriptforge.languages import codes, official
-from scriptforge.names import NIGHT_STEPS, name_key, normalize_id
+from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, token_id
 from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import short
@@ -104,16 +104,6 @@ class Source:
     sha256: str
     lang: str | None = None
     url: str | None = None  # where `pack update` fetched it from
-
-
-def slug(label: str) -> str:
-    """A reminder token id from its label: "No Ability" -> no_ability, "Doesn't Kill" -> doesnt_kill,
-    "3 Votes" -> n3_votes, "?" -> question."""
-    text = re.sub(r"['’`]", "", label.strip().lower())
-    text = re.sub(r"[^a-z0-9]+", "_", text).strip("_")
-    if not text:
-        return "question" if "?" in label else "token"
-    return f"n{text}" if text[0].isdigit() else text
 
 
 def recognise(data) -> str | None:
@@ -305,7 +295,7 @@ def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[st
         for key, src in (("reminders", "reminders"), ("reminders_global", "remindersGlobal")):
             tokens = []
             for label in role.get(src, ()):
-                token = slug(label)
+                token = token_id(label)
                 labels.setdefault(token, label)
                 tokens.append(token)
             if tokens:
@@ -450,10 +440,10 @@ def _translated_labels(src: Source, records: dict, base_db, out: PackBuild) -> d
     for key, value in src.data.get("reminders", {}).items():
         where = f"/reminders/{key}"
         if isinstance(value, str):
-            keep(slug(key), value, where)
+            keep(token_id(key), value, where)
         elif isinstance(value, dict):
             for english, label in value.items():
-                keep(slug(english), label, f"{where}/{english}")
+                keep(token_id(english), label, f"{where}/{english}")
         else:  # a character's labels, in the order of its reminder tokens
             own = tokens.get(normalize_id(key))
             if own is None:

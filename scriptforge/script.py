@@ -16,7 +16,7 @@ from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.languages import detect
 from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.userfiles import parse_json, read_text
-from scriptforge.names import normalize_id
+from scriptforge.ids import normalize_id
 from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.findings import Finding, finding, short

@@ -8,7 +8,7 @@ import yaml
 from scriptforge.database import check_database, load_database
 from scriptforge.datafiles import schema_path
 from scriptforge.errors import DataError
-from scriptforge.names import NIGHT_STEPS
+from scriptforge.ids import NIGHT_STEPS
 from tests.conftest import shared_path
 
 KO_SEED_IDS = set(

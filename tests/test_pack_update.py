@@ -12,7 +12,7 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.database import load_database
-from scriptforge.names import normalize_id
+from scriptforge.ids import normalize_id
 
 
 @contextmanager

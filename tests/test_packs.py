@@ -12,8 +12,8 @@ import yaml
 
 from scriptforge.database import check_database, load_database
 from scriptforge.errors import InputError
-from scriptforge.packs import (diff_is_empty, diff_packs, import_pack, pack_files, read_source,
-                               slug)
+from scriptforge.ids import token_id
+from scriptforge.packs import diff_is_empty, diff_packs, import_pack, pack_files, read_source
 from scriptforge.cli import main
 from tests.conftest import SHARED, shared_path
 
@@ -59,25 +59,27 @@ def small_pack(files, tmp_path, db):
     return path, build
 
 
-def test_slugs_of_reminder_labels():
-    assert slug("No Ability") == "no_ability"
-    assert slug("Is The Philosopher") == "is_the_philosopher"
-    assert slug("Doesn't Kill") == "doesnt_kill"
-    assert slug("Final Night: No Attack") == "final_night_no_attack"
-    assert slug("3 Votes") == "n3_votes"
-    assert slug("?") == "question"
+def test_token_ids_are_the_official_translation_keys():
+    # FACTS.md 8: the official translation files key a label by the English label lower-cased
+    # with everything outside [a-z0-9] removed; a token id is that key.
+    assert token_id("No Ability") == "noability"
+    assert token_id("Is The Philosopher") == "isthephilosopher"
+    assert token_id("Doesn't Kill") == "doesntkill"
+    assert token_id("Final Night: No Attack") == "finalnightnoattack"
+    assert token_id("3 Votes") == "3votes"
+    assert token_id("?") == "u3f"
 
 
 def test_import_writes_the_data_layout(small_pack):
     path, build = small_pack
     facts = {r["id"]: r for r in yaml.safe_load((path / "characters.yaml").read_text())["characters"]}
-    assert facts["quietgeese"]["reminders"] == ["no_ability", "doesnt_honk", "n3_votes"]
+    assert facts["quietgeese"]["reminders"] == ["noability", "doesnthonk", "3votes"]
     assert facts["quietgeese"]["setup"] == {"outsiders": 1}
     # what the engine cannot count is kept, so that validate and setup can say so
     assert facts["loudgoose"]["setup"] == {"unmodelled": ["Geese sit in a row"]}
     assert facts["hushgoose"]["setup"] == {"unmodelled": ["setup: true without a [...] bracket"]}
     labels = yaml.safe_load((path / "en" / "reminders.yaml").read_text())
-    assert labels["doesnt_honk"] == "Doesn't Honk"
+    assert labels["doesnthonk"] == "Doesn't Honk"
     assert yaml.safe_load((path / "en" / "characters" / "imp.yaml").read_text())["flavor"] == "Test flavor."
     assert yaml.safe_load((path / "jinxes.yaml").read_text()) == {"jinxes": [["quietgeese", "loudgoose"]]}
     manifest = yaml.safe_load((path / "pack.yaml").read_text())
@@ -139,7 +141,7 @@ def test_translation_file(small_pack, tmp_path, db):
     merged = load_database(packs=[ko])
     geese = merged.get("quietgeese")
     assert geese.name("ko") == "조용한 거위" and geese.text("ko").first_night_reminder == "거위에게 고개를 끄덕이세요."
-    assert merged.reminder_labels["ko"]["doesnt_honk"] == "꽥 안 함"
+    assert merged.reminder_labels["ko"]["doesnthonk"] == "꽥 안 함"
     assert next(j for j in merged.jinxes if set(j.characters) == {"quietgeese", "loudgoose"}).texts["ko"] == "서로 상쇄됩니다."
 
 
@@ -297,7 +299,7 @@ def corpus_files() -> list[Path]:
 
 def test_corpus_validates_and_renders_with_the_official_pack(official_pack):
     from scriptforge.errors import InputError as NotAScript
-    from scriptforge.names import normalize_id
+    from scriptforge.ids import normalize_id
     from scriptforge.render.pdf import Renderer
     from scriptforge.analysis import analyse
     from scriptforge.render.views import make_view
@@ -337,3 +339,17 @@ def test_db_check_counts_the_chosen_packs(small_pack, runner):
     result = runner.invoke(main, ["--pack", str(path), "db", "check", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["characters"] == plain["characters"] + 3
+
+
+def test_official_translation_keys_reach_their_tokens(small_pack, tmp_path, db):
+    """Labels keyed the official way (FACTS.md 8: `noability`, `3votes`) land on the tokens that
+    the roles file's English labels made."""
+    path, _ = small_pack
+    translation = {"roles": {"quietgeese": {"name": "조용한 거위", "ability": "아무것도 듣지 못합니다. [외지인 +1명]"}},
+                   "reminders": {"noability": "능력 없음", "doesnthonk": "꽥 안 함", "3votes": "3표"}}
+    src = write(tmp_path / "t.json", translation)
+    ko, _ = import_pack([*sorted((tmp_path / "src").glob("*.json")), src], name="geese-ko", lang="ko",
+                        out=tmp_path / "geese-ko", base_db=db)
+    merged = load_database(packs=[ko])
+    tokens = merged.get("quietgeese").reminders
+    assert [merged.reminder_label(t, "ko") for t in tokens] == ["능력 없음", "꽥 안 함", "3표"]

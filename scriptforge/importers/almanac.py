@@ -27,7 +27,7 @@ from scriptforge.userfiles import check_option, read_text, read_yaml
 from scriptforge.glossary import apply_glossary
 from scriptforge.languages import official
 from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
-from scriptforge.names import name_key, normalize_id
+from scriptforge.ids import name_key, normalize_id
 from scriptforge.rules.findings import short
 from scriptforge.character_json import character_object
 

@@ -21,7 +21,7 @@ from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
 from scriptforge.languages import detect, writing_systems
 from scriptforge.languages import get as get_language
-from scriptforge.names import name_key
+from scriptforge.ids import name_key
 from scriptforge.rules.findings import Finding, Selection, register
 
 

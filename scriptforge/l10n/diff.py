@@ -8,8 +8,7 @@ from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
 from scriptforge.l10n.provenance import state
 from scriptforge.l10n.units import character_units, game_units, selected_units
-from scriptforge.names import normalize_id
-from scriptforge.packs import slug
+from scriptforge.ids import normalize_id, token_id
 
 
 def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
@@ -143,11 +142,11 @@ def against(db, path: Path, lang: str) -> list[dict]:
         ch = db.characters.get(normalize_id(key))
         tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs.py reads them in
         if isinstance(value, str):
-            pairs = [(slug(key), value)]
+            pairs = [(token_id(key), value)]
         elif isinstance(value, list):
             pairs = list(zip(tokens, value))
         elif isinstance(value, dict):
-            pairs = [(slug(k), v) for k, v in value.items()]
+            pairs = [(token_id(k), v) for k, v in value.items()]
         else:
             pairs = []
         for token, label in pairs:

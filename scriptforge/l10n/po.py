@@ -23,7 +23,7 @@ from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state,
 from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
 from scriptforge.model import LIST_FIELDS
 from scriptforge.languages import official, translation_source
-from scriptforge.names import NIGHT_STEPS
+from scriptforge.ids import NIGHT_STEPS
 
 _FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \

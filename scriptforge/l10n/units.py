@@ -29,7 +29,7 @@ import hashlib
 
 from scriptforge.languages import codes, fallback_chain, official
 from scriptforge.model import TEXT_FIELDS
-from scriptforge.names import NIGHT_STEPS
+from scriptforge.ids import NIGHT_STEPS
 
 CHAR_FIELDS = TEXT_FIELDS
 # status groups, in report order

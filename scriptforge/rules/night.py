@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scriptforge.model import Character, NightStep
-from scriptforge.names import NIGHT_STEPS, normalize_id
+from scriptforge.ids import NIGHT_STEPS, normalize_id
 from scriptforge.rules.findings import Finding, finding
 
 if TYPE_CHECKING:
