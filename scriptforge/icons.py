@@ -303,6 +303,11 @@ def update_icons(records: Iterable[dict[str, Any]], *, installed: Path | None = 
     when its sources did not change. `bar(total)` makes the one progress bar."""
     from concurrent.futures import ThreadPoolExecutor
 
+    if from_dir is not None and not (Path(from_dir) / FOLDER).is_dir():
+        kept = carried_over(installed, (str(r.get("id")) for r in records))
+        kept.failed.append(f"{Path(from_dir) / FOLDER}: no such folder (with --from DIR, --icons reads "
+                           f"DIR/{FOLDER}/<edition>/<id>_g.webp, _e.webp or <id>.webp)")
+        return kept
     plan = wanted(records)
     manifest, files = installed_icons(installed)
     out = IconUpdate()
