@@ -170,6 +170,8 @@ def test_a_wc25_sheet_shows_an_image_for_every_official_character(mirror, data_h
     korean = document[0].get_textpage().get_text_range()
     document.close()
     assert ko.exit_code == 0 and db.labels("ko")["art_notice"].split(" ")[0] in korean
+    html = runner.invoke(main, ["build", str(shared_path(*SCRIPT)), "--lang", "en", "--format", "html", "-o", "-"])
+    assert html.exit_code == 0 and f'<p class="art-notice">{en}</p>' in html.stdout  # browsers show no page footer
     # The homebrew characters' remote pictures: one warning for all four.
     assert result.stderr.count("not fetched") == 1 and "4 images not fetched: use --allow-network" in result.stderr
 
