@@ -334,6 +334,9 @@ def update_icons(records: Iterable[dict[str, Any]], *, installed: Path | None = 
             except IconError as exc:
                 out.failed.append(str(exc))
                 in_a_row = in_a_row + 1 if exc.network else 0
+            except (OSError, ValueError) as exc:  # a picture Pillow cannot convert: this icon only
+                out.failed.append(f"{char_id}: {exc}")
+                in_a_row = 0
             else:
                 in_a_row = 0
                 stored = data if changed else files.get(f"{FOLDER}/{entry['file']}")
