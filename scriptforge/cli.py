@@ -26,10 +26,11 @@ class LanguageChoice(click.ParamType):
         return "[" + "|".join([*codes(), *([default("pair")] if self.pairs else [])]) + "]"
 
     def convert(self, value, param, ctx):
-        from scriptforge.languages import codes, default, is_known
+        from scriptforge.languages import codes, default, resolve
 
-        if is_known(value) and (self.pairs or "+" not in value):
-            return value
+        code = resolve(value)
+        if code and (self.pairs or "+" not in code):
+            return code
         pair = f", or two joined by '+' ({default('pair')})" if self.pairs else ""
         self.fail(f"'{value}' is not one of {', '.join(codes())}{pair}", param, ctx)
 
@@ -77,7 +78,19 @@ def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     """click.echo for text output: control characters in user text are shown escaped, never obeyed."""
     from scriptforge.terminal import safe_text
 
-    click.echo(safe_text(str(message)), err=err, nl=nl)
+    _write(safe_text(str(message)), err=err, nl=nl)
+
+
+def _write(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """click.echo that never fails on the terminal's encoding: what it cannot write is replaced,
+    with one hint on stderr."""
+    from scriptforge.terminal import encodable
+
+    stream = sys.stderr if err else sys.stdout
+    text, hint = encodable(text, getattr(stream, "encoding", None))
+    click.echo(text, err=err, nl=nl)
+    if hint:
+        click.echo(hint, err=True)
 
 
 def _print_json(data) -> None:
@@ -88,7 +101,7 @@ def _echo_json(text: str, nl: bool = True) -> None:
     """JSON text to stdout with control characters as \\u escapes (the same JSON, safe on a terminal)."""
     from scriptforge.terminal import safe_json
 
-    click.echo(safe_json(text), nl=nl)
+    _write(safe_json(text), nl=nl)
 
 
 def _db():
@@ -989,20 +1002,25 @@ def l10n_export(lang, out):
 @click.option("--lang", type=LANG, help="The file's language (default: its Language header).")
 @_fail_cleanly
 def l10n_import(file, lang):
-    """Read a .po file back into the data files (all or nothing; fuzzy and empty entries skipped).
+    """Read a .po file back into your translations (all or nothing; fuzzy and empty entries skipped).
 
-    A malformed file or an entry naming an unknown character, field, token or jinx changes
-    nothing and exits 2 with the file and line. Each imported text records the hash of its msgid.
+    The texts go into your translation layer in the user data folder, loaded above the built-in
+    data and every pack (so an edit wins over the official pack and survives upgrades); with
+    $SCRIPTFORGE_DATA set, into that data folder instead. A malformed file or an entry naming an
+    unknown character, field, token or jinx changes nothing and exits 2 with the file and line.
+    Each imported text records the hash of its msgid.
 
     \b
     Example:
-        scriptforge l10n import en.po
+        scriptforge l10n import ko.po
     """
     from scriptforge.l10n.po import import_po
     from scriptforge.l10n.provenance import editing_data
+    from scriptforge.translations import ensure_user_layer
 
-    with editing_data(_db) as db:
-        lang, changes, written = import_po(db, file, lang)
+    target = Path(_data_dir()) if _data_dir() else ensure_user_layer()
+    with editing_data(_db, target) as db:
+        lang, changes, written = import_po(db, file, lang, target)
     for path in written:
         echo(f"{path}")
     echo(f"{len(changes)} text(s) imported into {lang}; {len(written)} file(s) written")
@@ -1047,8 +1065,10 @@ def pack_import(files, name, out_dir, lang):
 @click.option("--from", "from_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Read the files from this folder instead of downloading them: roles.json, "
                    "nightsheet.json, jinxes.json and game/<lang>.json.")
-@click.option("--lang", "langs", type=LANG, multiple=True, help="Translation to include (repeatable; default: ko; "
-                                                                 "en needs none).")
+@click.option("--lang", "langs", type=LANG, multiple=True,
+              help="Translation to add to those installed (repeatable; the official file codes such as zh_Hans or "
+                   "pt_BR are accepted; with none installed or asked for: ko; en needs none).")
+@click.option("--only", is_flag=True, help="Install only the --lang languages, dropping the other installed ones.")
 @click.option("--url", help="Base URL of roles.json, nightsheet.json and jinxes.json.  [default: "
                             "https://release.botc.app/resources/data/]")
 @click.option("--translations-url", help="Base URL of game/<lang>.json.  [default: the main branch of "
@@ -1060,7 +1080,7 @@ def pack_import(files, name, out_dir, lang):
 @click.option("--icons-url", help="Base URL of the character icons.  [default: "
                                   "https://release.botc.app/resources/characters/]")
 @_fail_cleanly
-def pack_update(from_dir, langs, url, translations_url, timeout, icons, icons_url):
+def pack_update(from_dir, langs, only, url, translations_url, timeout, icons, icons_url):
     """Fetch the official data and install it as the pack 'official', loaded by every command
     from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
 
@@ -1074,13 +1094,15 @@ def pack_update(from_dir, langs, url, translations_url, timeout, icons, icons_ur
     Example:
         scriptforge pack update
         scriptforge pack update --from ~/botc-data --lang ko
+        scriptforge pack update --lang de --lang zh_Hans
+        scriptforge pack update --only --lang ko
         scriptforge pack update --icons
     """
     from scriptforge.icons import ICONS_URL
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
-    result = update_pack(langs=langs or (_default("sheet"),), from_dir=from_dir, url=url or OFFICIAL_URL,
+    result = update_pack(langs=langs, only=only, from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
                          progress=lambda line: echo(line, err=True), icons=icons, icons_url=icons_url or ICONS_URL,
                          icon_bar=lambda total: click.progressbar(length=total, label="Icons", file=sys.stderr))
@@ -1094,6 +1116,10 @@ def pack_update(from_dir, langs, url, translations_url, timeout, icons, icons_ur
                f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
     if result.icons is not None:
         echo(result.icons.summary())
+    if result.languages_added:
+        echo(f"languages added: {', '.join(result.languages_added)}")
+    if result.languages_removed:
+        echo(f"languages removed: {', '.join(result.languages_removed)}")
     if result.diff is not None:
         echo(diff_text(result.diff))
 

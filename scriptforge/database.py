@@ -10,9 +10,9 @@ import pickle
 import re
 from typing import Any
 
-from scriptforge.datafiles import ProblemCollector, read_yaml
+from scriptforge.datafiles import PARTIAL, ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import TEAMS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
+from scriptforge.model import NIGHT_REMINDER_FIELDS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id
@@ -169,7 +169,10 @@ class Database:
 
     def language_name(self, code: str, lang: str) -> str:
         """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""
-        return str(self.word(lang, "languages", code) or get_language(code).name)
+        own = (self.ui.get(lang) or {}).get("languages", {}).get(code)
+        if own is None and code == lang:
+            return get_language(code).native  # a language without interface words still knows its own name
+        return str(own or self.word(lang, "languages", code) or get_language(code).name)
 
     def word_table(self, lang: str, *path: str) -> dict[str, Any]:
         """A section of ui.yaml (`word_table(lang, "editions")`) along the fallbacks; {} where there is none."""
@@ -254,6 +257,7 @@ class _Loader(ProblemCollector):
         self.root = root
         self.languages = self._languages()
         self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in self.languages}
+        self.text_layers: dict[tuple[str, str], dict[str, str]] = {}  # (lang, id) -> field -> layer name
 
     def _languages(self) -> tuple[str, ...]:
         """The registry's languages that have a folder of texts."""
@@ -314,6 +318,7 @@ class _Loader(ProblemCollector):
                     first_night_reminder=nt.get("first_night", {}).get(char_id),
                     other_night_reminder=nt.get("other_nights", {}).get(char_id),
                     translated_from=self.provenance[lang].get(f"{char_id}.ability", (None,))[0],
+                    layers=tuple(self.text_layers.get((lang, char_id), {}).items()),
                 )
             if not per_lang:
                 self._problem(facts_path, f"record '{char_id}': no texts in any language",
@@ -339,6 +344,10 @@ class _Loader(ProblemCollector):
         ui = {lang: self._lang_file(lang, "ui.yaml", "ui") or {} for lang in self.languages}
         for lang, words in ui.items():
             self._provenance(lang, words, lambda k: f"ui.{k}")
+        for code in codes():  # interface words for languages whose texts only a pack brings
+            path = self.root / "interface" / f"{code}.yaml"
+            if not ui.get(code) and self._has(f"interface/{code}.yaml"):
+                ui[code] = self._read(path, "ui") or {}
         glossary = {}
         for lang in self.languages:
             path = self.root / lang / "glossary.yaml"
@@ -462,7 +471,10 @@ class _LayeredLoader(_Loader):
     """
 
     def __init__(self, root: Path, packs: Sequence[str | Path]) -> None:
+        from scriptforge.translations import is_partial
+
         self.layers = [(root, "scriptforge"), *((Path(p), pack_name(Path(p))) for p in packs)]
+        self.partial = {Path(p) for p in packs if is_partial(Path(p))}  # layers of partial texts
         super().__init__(root)
         self.origin: dict[str, str] = {}
         self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
@@ -484,13 +496,20 @@ class _LayeredLoader(_Loader):
             return super()._read(path, schema, record_id)  # the usual "file not found"
         merged = None
         for layer, name in present:
-            data = super()._read(layer / rel, schema, record_id)
+            data = super()._read(layer / rel, schema + PARTIAL if layer in self.partial else schema, record_id)
             if data is None:
                 continue
             if schema == "characters":
                 self.origin.update({rec["id"]: name for rec in data["characters"]})
             elif schema == "texts" and record_id and layer != self.root:
                 self.origin[record_id] = name
+            if schema == "texts" and record_id:
+                self.text_layers.setdefault((rel.parts[0], record_id), {}).update(
+                    {key: name for key in data if key in TEXT_FIELDS})
+            elif schema == "night_texts":
+                for night, text_field in NIGHT_REMINDER_FIELDS.items():
+                    for char_id in data.get(night, {}):
+                        self.text_layers.setdefault((rel.parts[0], char_id), {})[text_field] = name
             elif schema == "jinx_texts":
                 data = {self.turned.get(k, k): v for k, v in data.items()}
             merged = data if merged is None else self._merge(schema, merged, data)

@@ -25,18 +25,25 @@ def read_yaml(path: Path) -> Any:
         raise DataError(str(exc)) from None
 
 
+PARTIAL = "~partial"  # a schema name with this suffix: the schema with its top-level `required` lifted
+
+
 @cache
 def _validator(schema_name: str):
     # Generating a validator costs ~10 ms per schema, more than reading all the data; the
     # generated code is cached per schema content and fastjsonschema version.
-    text = schema_path(schema_name).read_text(encoding="utf-8")
+    base = schema_name.removesuffix(PARTIAL)
+    text = schema_path(base).read_text(encoding="utf-8")
     import fastjsonschema
 
-    digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{text}".encode()).hexdigest()[:24]
-    cached = cache_dir("validators") / f"{schema_name}-{digest}.py"
+    digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{schema_name}\n{text}".encode()).hexdigest()[:24]
+    cached = cache_dir("validators") / f"{base}{'-partial' if base != schema_name else ''}-{digest}.py"
     code = read_cache_text(cached)  # None when missing or damaged: then it is generated again
     if code is None:
-        code = fastjsonschema.compile_to_code(json.loads(text))
+        schema = json.loads(text)
+        if base != schema_name:
+            schema.pop("required", None)
+        code = fastjsonschema.compile_to_code(schema)
         write_cache_text(cached, code)
     namespace: dict = {}
     exec(compile(code, str(cached), "exec"), namespace)

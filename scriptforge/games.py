@@ -18,7 +18,7 @@ from pathlib import Path
 
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
-from scriptforge.languages import detect, official, present, translation_source
+from scriptforge.languages import detect, fallback_chain, official, present, translation_source
 from scriptforge.ids import name_key
 from scriptforge.paths import DATA_DIR
 
@@ -211,12 +211,10 @@ class GameDatabase:
         ids = self._index.get(name_key(name), [])
         return sorted((self.item(i) for i in ids), key=lambda x: not isinstance(x, Role))
 
-    def require(self, *langs: str) -> None:
-        """An InputError unless the game has texts in every one of `langs` (its data has no fallbacks)."""
-        for lang in langs:
-            if lang not in self.languages:
-                raise InputError(f"--lang {lang}: {self.name(official())} has texts in "
-                                 f"{', '.join(self.languages)} only")
+    def text_language(self, lang: str) -> str:
+        """The language the game's texts are taken from for `lang`: `lang` itself, else the first of
+        its fallbacks the game has (a German page of Salem is printed from its English texts)."""
+        return next((code for code in fallback_chain(lang) if code in self.languages), self.languages[0])
 
     def resolve(self, name: str) -> Role | Step:
         found = self.find(name)
@@ -583,7 +581,7 @@ def list_output(game: str, lang: str, fmt: str, *, team: str | None = None, edit
     if team or edition:
         raise InputError(f"--{'team' if team else 'edition'} is for Blood on the Clocktower, not --game {game}")
     gdb = load_game(game)
-    gdb.require(lang)
+    lang = gdb.text_language(lang)
     rows = list_rows(gdb, lang)
     return json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json" else list_text(gdb, rows, lang)
 
@@ -593,7 +591,7 @@ def show_output(game: str, name: str, langs, fmt: str) -> str:
     import json
 
     gdb = load_game(game)
-    gdb.require(*langs)
+    langs = tuple(dict.fromkeys(gdb.text_language(code) for code in langs))
     item = gdb.resolve(name)
     if fmt == "json":
         return json.dumps(item_record(gdb, item, langs), ensure_ascii=False, indent=2)

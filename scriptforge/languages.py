@@ -18,7 +18,7 @@ from scriptforge.paths import DATA_DIR
 
 REGISTRY_PATH = DATA_DIR / "languages.json"
 #: The shape of a language code in data files and schemas (the registry decides which exist).
-CODE_PATTERN = "^[a-z]{2,3}$"
+CODE_PATTERN = "^[a-z]{2,3}(-[A-Z][a-z]{3}|-[A-Z]{2}|-[0-9]{3})?$"
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class WritingSystem:
     code: str  # ISO 15924: Latn, Hang, Kana, ...
     name: str
     ranges: tuple[tuple[int, int], ...]
+    font_package: str = ""  # the Debian package with fonts for it
 
     def __contains__(self, char: str) -> bool:
         point = ord(char)
@@ -41,6 +42,10 @@ class Language:
     letters: str  # letters a font must have to set the language (CLDR-style exemplar characters)
     collation: str  # how its words sort: "casefold" (accents and case ignored first) or "codepoint"
     fallback: tuple[str, ...]  # where its missing texts are looked for before registry order
+    translation_file: str  # its code in the official translation repository (zh_Hans for zh-Hans)
+    aliases: tuple[str, ...] = ()  # other spellings --lang accepts (zh, zh_Hans)
+    plural_forms: str = "nplurals=2; plural=(n != 1);"  # gettext's Plural-Forms header
+    quotes: tuple[tuple[str, str], ...] = (("“", "”"),)  # its quotation marks, (opening, closing)
 
 
 @dataclass(frozen=True)
@@ -60,10 +65,13 @@ def _span(text: str) -> tuple[int, int]:
 @cache
 def registry(path: Path = REGISTRY_PATH) -> Registry:
     data = json.loads(path.read_text(encoding="utf-8"))
-    systems = {code: WritingSystem(code, ws["name"], tuple(_span(r) for r in ws["ranges"]))
+    systems = {code: WritingSystem(code, ws["name"], tuple(_span(r) for r in ws["ranges"]), ws.get("font_package", ""))
                for code, ws in data["writing_systems"].items()}
     languages = {lang["code"]: Language(lang["code"], lang["name"], lang["native"], tuple(lang["writing_systems"]),
-                                        lang["letters"], lang["collation"], tuple(lang["fallback"]))
+                                        lang["letters"], lang["collation"], tuple(lang["fallback"]),
+                                        lang.get("translation_file", lang["code"]), tuple(lang.get("aliases", ())),
+                                        lang.get("plural_forms", Language.plural_forms),
+                                        tuple((a, b) for a, b in lang.get("quotes", Language.quotes)))
                  for lang in data["languages"]}
     return Registry(languages, systems, data["official"], dict(data["defaults"]))
 
@@ -84,6 +92,17 @@ def default(kind: str) -> str:
     return registry().defaults[kind]
 
 
+def resolve(value: str) -> str | None:
+    """The registry code that `value` names: a code, one of its aliases or its official file code
+    (zh, zh_Hans -> zh-Hans), a pair of them joined by '+'; None for anything else."""
+    spellings = {spelling: lang.code for lang in registry().languages.values()
+                 for spelling in (lang.code, lang.translation_file, *lang.aliases)}
+    parts = [spellings.get(part) for part in value.split("+")]
+    if not 1 <= len(parts) <= 2 or None in parts or len(set(parts)) != len(parts):
+        return None
+    return "+".join(p for p in parts if p)
+
+
 def split_pair(value: str) -> tuple[str, str | None]:
     """A sheet language as (texts language, language shown beside it or None): ko+en -> (ko, en)."""
     first, _, second = value.partition("+")
@@ -94,12 +113,6 @@ def shown(value: str) -> tuple[str, ...]:
     """Every language a sheet language shows, in order: ko+en -> (ko, en)."""
     first, second = split_pair(value)
     return (first, second) if second else (first,)
-
-
-def is_known(value: str) -> bool:
-    """Whether `value` is a registry code or a pair of two different ones."""
-    parts = value.split("+")
-    return len(parts) in (1, 2) and len(set(parts)) == len(parts) and all(p in registry().languages for p in parts)
 
 
 # -- writing systems -------------------------------------------------------------------------------
@@ -141,6 +154,13 @@ def detect(text: str, among: tuple[str, ...] | list[str]) -> str:
 
 
 # -- fonts -----------------------------------------------------------------------------------------
+
+
+def font_packages(code: str) -> tuple[str, ...]:
+    """The Debian packages whose fonts set language `code`'s writing systems."""
+    systems = registry().writing_systems
+    return tuple(dict.fromkeys(systems[ws].font_package for ws in get(code).writing_systems
+                               if ws in systems and systems[ws].font_package))
 
 
 def unprintable_letters(code: str, coverage: frozenset[int]) -> str:

@@ -39,6 +39,8 @@ class Texts:
     first_night_reminder: str | None = None
     other_night_reminder: str | None = None
     translated_from: str | None = None  # the language these texts were translated from; None: originals
+    # (field, the data layer its text comes from), where known; not part of the texts' equality
+    layers: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def night_reminder(self, night: str) -> str | None:
         """The reminder for `night` ("first_night" or "other_nights") in these texts."""

@@ -19,8 +19,9 @@ import urllib.request
 from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
+from scriptforge.datafiles import read_yaml
 from scriptforge.icons import ICONS_URL, IconUpdate, carried_over, update_icons
-from scriptforge.languages import default, official
+from scriptforge.languages import codes, default, get as get_language, official
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -36,11 +37,14 @@ class UpdateResult:
     path: Path
     build: PackBuild
     diff: dict | None = None  # what changed against the pack installed before; None on a first install
+    languages_added: tuple[str, ...] = ()
+    languages_removed: tuple[str, ...] = ()
     icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
 
 
 def translation_file(lang: str) -> str:
-    return f"game/{lang}.json"
+    """The official translation file of registry language `lang` (game/zh_Hans.json for zh-Hans)."""
+    return f"game/{get_language(lang).translation_file}.json"
 
 
 def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
@@ -73,7 +77,7 @@ def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
 
 def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
-                progress: Callable[[str], None] = lambda line: None) -> list[Source]:
+                progress: Callable[[str], None] = lambda line: None, installed: tuple[str, ...] = ()) -> list[Source]:
     """Every official file, read from `from_dir` or fetched, and checked; nothing is written."""
     sources = []
     for name, lang in _wanted(langs):
@@ -82,6 +86,10 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
             try:
                 raw = path.read_bytes()
             except FileNotFoundError:
+                if lang in installed:
+                    raise InputError(f"file not found: the installed pack holds {lang}, and an update keeps "
+                                     f"every installed language (put its file there, or pass --only with the "
+                                     f"languages to keep)", where=str(path)) from None
                 raise InputError("file not found (--from needs roles.json, nightsheet.json, jinxes.json "
                                  "and game/<lang>.json for each --lang but en)", where=str(path)) from None
             except OSError as exc:
@@ -101,35 +109,59 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
     return sources
 
 
-def update_pack(*, langs: tuple[str, ...] = (default("sheet"),), from_dir: Path | None = None, url: str = OFFICIAL_URL,
-                translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT, target: Path | None = None,
-                progress: Callable[[str], None] = lambda line: None, icons: bool = False,
-                icons_url: str = ICONS_URL, icon_bar=None) -> UpdateResult:
+def installed_languages(target: Path) -> tuple[str, ...]:
+    """The languages of the pack installed at `target` (none where there is none, or it is damaged)."""
+    try:
+        manifest = read_yaml(target / "pack.yaml")
+    except (DataError, InputError, OSError):
+        return ()
+    found = manifest.get("languages", []) if isinstance(manifest, dict) else []
+    return tuple(code for code in found if isinstance(code, str) and code in codes())
+
+
+def wanted_languages(langs: tuple[str, ...], installed: tuple[str, ...], only: bool) -> tuple[str, ...]:
+    """The languages the new pack holds: those asked for added to those installed (`only`: those
+    asked for alone); with neither, the default sheet language."""
+    wanted = langs if only else (*installed, *langs)
+    return tuple(dict.fromkeys(wanted)) or (default("sheet"),)
+
+
+def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Path | None = None,
+                url: str = OFFICIAL_URL, translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
+                target: Path | None = None, progress: Callable[[str], None] = lambda line: None,
+                icons: bool = False, icons_url: str = ICONS_URL, icon_bar=None) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
-    rename, and say what changed against the pack that was installed before.
+    rename, and say what changed against the pack that was installed before. The languages asked
+    for join those installed (`only`: they replace them).
 
     With `icons`, the character icons too (`scriptforge.icons`: from `icons_url`, or `from_dir/icons/`;
     `icon_bar(total)` is the progress bar); without, the installed pack's icons are kept."""
     from scriptforge.database import load_database
 
     target = Path(target) if target else packs_dir() / OFFICIAL
+    installed = installed_languages(target)
+    langs = wanted_languages(langs, installed, only)
     sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
-                          timeout=timeout, progress=progress)
+                          timeout=timeout, progress=progress, installed=installed)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat())
     roles = next(s.data for s in sources if s.kind == "roles")
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
-        installed = target if (target / "pack.yaml").is_file() else None
+        installed_pack = target if (target / "pack.yaml").is_file() else None
         try:
-            old = pack_files(target) if installed else None
+            old = pack_files(target) if installed_pack else None
         except DataError:
             old = None  # a damaged installed pack: replaced, with nothing to compare against
         if icons:
-            icon_update = update_icons(roles, installed=installed, from_dir=from_dir, url=icons_url, timeout=timeout,
-                                       bar=icon_bar)
+            icon_update = update_icons(roles, installed=installed_pack, from_dir=from_dir, url=icons_url,
+                                       timeout=timeout, bar=icon_bar)
         else:
-            icon_update = carried_over(installed, (r["id"] for r in roles))
+            icon_update = carried_over(installed_pack, (r["id"] for r in roles))
         build.blobs.update(icon_update.files)
         path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
-    return UpdateResult(path=path, build=build, diff=diff, icons=icon_update if icons or icon_update.count else None)
+    now = tuple(build.files["pack.yaml"]["languages"])
+    return UpdateResult(path=path, build=build, diff=diff,
+                        languages_added=tuple(c for c in now if installed and c not in installed),
+                        languages_removed=tuple(c for c in installed if c not in now),
+                        icons=icon_update if icons or icon_update.count else None)

@@ -73,7 +73,10 @@ def active_packs(chosen=(), defaults: bool = True) -> list[Path]:
         first = [installed] if (installed / "pack.yaml").is_file() else []
     else:
         first = [p for p in env.split(os.pathsep) if p.strip()]
-    return [resolve_pack(p) for p in (*first, *chosen)]
+    from scriptforge.translations import user_layer
+
+    mine = user_layer() if defaults else None  # the user's own translations, above every pack
+    return [resolve_pack(p) for p in (*first, *chosen)] + ([mine] if mine else [])
 
 
 def list_packs(folder: Path | None = None) -> list[dict]:

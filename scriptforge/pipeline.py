@@ -82,7 +82,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
           skip_unknown: bool = False) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning)."""
-    require_printable(lang)
+    require_printable(lang, fmt)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -171,7 +171,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     naming unknown characters is refused unless `skip_unknown`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
-    require_printable(lang)
+    require_printable(lang, fmt)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))

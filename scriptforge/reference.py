@@ -33,6 +33,9 @@ def character_record(db: Database, ch: Character, langs: tuple[str, ...] = ()) -
             for j in db.jinxes_of(ch.id)
         ],
         "texts": {lang: ch.texts[lang].as_dict() for lang in langs if lang in ch.texts},
+        # where each text comes from: "scriptforge" (the built-in data), a pack's name, or
+        # "translations" (the user's own, `l10n import`)
+        "text_layers": {lang: dict(ch.texts[lang].layers) for lang in langs if lang in ch.texts},
     }
 
 

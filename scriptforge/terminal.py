@@ -7,6 +7,7 @@ same JSON value, so nothing is lost for tools.
 """
 
 import re
+import unicodedata
 
 # C0 controls but tab and newline, DEL and the C1 controls, the line and paragraph separators,
 # bidirectional embeddings, overrides and isolates, and lone surrogates (which no terminal
@@ -27,3 +28,39 @@ def safe_text(text: str) -> str:
 def safe_json(text: str) -> str:
     """JSON text (from json.dumps): every unsafe character as a `\\u` escape, the same value."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: East Asian wide and fullwidth characters (Hangul, Han,
+    kana) take two, combining marks none, everything else one."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """`text` padded with spaces to `width` display columns (`<` left, `>` right aligned)."""
+    fill = " " * max(0, width - display_width(text))
+    return text + fill if align == "<" else fill + text
+
+
+_hinted: set[str] = set()
+
+
+def encodable(text: str, encoding: str | None) -> tuple[str, str | None]:
+    """`text` as the terminal's `encoding` can write it: characters it has no code for become
+    `?`, with a one-line hint the first time (None when nothing was replaced or already hinted)."""
+    if not encoding:
+        return text, None
+    try:
+        text.encode(encoding)
+        return text, None
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        return text, None
+    shown = text.encode(encoding, errors="replace").decode(encoding, errors="replace")
+    if encoding in _hinted:
+        return shown, None
+    _hinted.add(encoding)
+    return shown, (f"Note: some characters cannot be shown in this terminal's encoding ({encoding}) and "
+                   "were replaced by '?'; set PYTHONIOENCODING=utf-8 (or write to a file with -o) to see them.")

@@ -72,19 +72,28 @@ def test_database_loads_the_pack_language_with_fallbacks(german_pack):
     # a German text with no flavor takes it from English, the official original
     assert clockmaker.field("flavor", "de")[1] == "en"
     assert sailor.texts_for("de") == (sailor.texts["en"], "en")
-    # no German interface words: the labels fall back to English
-    assert db.labels("de")["setup"] == "Setup"
+    # German interface words are our own (data/interface/de.yaml); a word they lack is English
+    assert db.labels("de")["setup"] == "Aufbau"
+    assert db.labels("de")["setup_table_note"] == db.labels("en")["setup_table_note"]
 
 
-@pytest.mark.parametrize("code, name", [("ja", "Japanese"), ("th", "Thai"), ("ru", "Russian")])
-def test_a_language_the_fonts_cannot_set_is_refused_in_one_line(code, name, tmp_path):
+@pytest.mark.parametrize("code, name, package", [("ja", "Japanese", "fonts-noto-cjk"), ("th", "Thai", "fonts-thai-tlwg")])
+def test_a_language_no_font_can_set_is_refused_in_one_line_naming_the_package(code, name, package, tmp_path,
+                                                                              monkeypatch):
+    from scriptforge.render import pdf
+
+    monkeypatch.setattr(pdf, "system_fonts_cover", lambda letters: False)  # a machine without such fonts
     result = CliRunner().invoke(main, ["build", str(EXAMPLE), "--lang", code, "-o", str(tmp_path / "x.pdf")])
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and f"--lang {code}: the bundled fonts cannot set {name}" in lines[0]
+    assert len(lines) == 1 and f"--lang {code}: neither the bundled fonts nor a system font can set {name}" in lines[0]
+    assert f"install {package}" in lines[0]
     assert not (tmp_path / "x.pdf").exists()
     result = CliRunner().invoke(main, ["almanac", str(EXAMPLE), "--lang", f"ko+{code}", "-o", str(tmp_path / "a.pdf")])
-    assert result.exit_code == 2 and "the bundled fonts cannot set" in result.output
+    assert result.exit_code == 2 and "nor a system font" in result.output
+    # HTML is set by the browser's fonts: never refused
+    result = CliRunner().invoke(main, ["build", str(EXAMPLE), "--lang", code, "-o", str(tmp_path / "x.html")])
+    assert result.exit_code == 0 and (tmp_path / "x.html").is_file()
 
 
 def test_lang_choices_are_the_registry_on_every_command():
@@ -134,9 +143,9 @@ def test_a_language_without_texts_falls_back_per_character_and_says_which(db):
     runner = CliRunner()
     listing = runner.invoke(main, ["list", "--lang", "de"]).output
     # the Clockmaker's English is a translation of the seed's Korean: the original comes first
-    assert "clockmaker    시계공  [Korean text (no German yet)]" in listing
-    assert "  [English text (no German yet)]" in listing
-    for args in (["list", "--game", "salem"], ["build", "--game", "salem"]):
-        result = runner.invoke(main, [*args, "--lang", "de"])
-        assert result.exit_code == 2 and result.output.strip().splitlines() == \
-            ["Error: --lang de: Salem 1692 has texts in en, ko only"]
+    # (the mark is in German: our own interface words for German, data/interface/de.yaml)
+    assert "clockmaker    시계공  [Text auf Koreanisch (noch nicht auf Deutsch)]" in listing
+    assert "  [Text auf Englisch (noch nicht auf Deutsch)]" in listing
+    # a game without German texts prints from its English ones (its language's fallback)
+    german, english = (runner.invoke(main, ["list", "--game", "salem", "--lang", code]) for code in ("de", "en"))
+    assert german.exit_code == 0 and german.output == english.output

@@ -7,7 +7,9 @@ each and take seconds to subset per PDF; these subsets are a few hundred KB and 
 fraction of that (see DESIGN.md, performance notes).
 
 The Arabic of the Djinn's flavor is set in a subset of Noto Naskh Arabic (OFL), from Debian's
-``fonts-noto-core`` (``make_arabic_subset``).
+``fonts-noto-core`` (``make_arabic_subset``); the Latin, Greek and Cyrillic letters of the official
+translations that Noto Sans CJK lacks (Polish, Turkish, Romanian, …) in a subset of Noto Sans
+(OFL, the same package; ``make_latin_subset``).
 
 Kept characters:
 - Basic Latin and Latin-1 Supplement (U+0020-U+00FF);
@@ -85,6 +87,14 @@ def project_characters() -> str:
     return "".join(sorted(c for c in chars if c.isprintable()))
 
 
+# The alphabets of the official translations beyond Korean, set by the Latin subset (FACTS.md 8: 45 languages, among them
+# Czech, Polish, Romanian, Turkish, Vietnamese, Greek, Russian, Ukrainian, Bulgarian, Serbian):
+# the whole Latin Extended-A/B, Latin Extended Additional, Greek and Cyrillic blocks, wherever the
+# source font has a glyph. (The translation files are not at hand to compute the exact set; the
+# blocks are a superset of it.)
+ALPHABETS = ((0x0100, 0x024F), (0x1E00, 0x1EFF), (0x0370, 0x03FF), (0x0400, 0x052F))
+
+
 def wanted_text() -> str:
     basic = "".join(chr(c) for c in range(0x20, 0x7F)) + "".join(chr(c) for c in range(0xA0, 0x100))
     jamo = "".join(chr(c) for c in range(0x3131, 0x318F))
@@ -150,6 +160,31 @@ def make_arabic_subset(source: Path, target: Path) -> None:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=unicodes)
     subsetter.subset(font)
+    font.save(str(target))
+    print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
+
+
+LATIN_SOURCE_DIR = Path("/usr/share/fonts/truetype/noto")
+LATIN_WEIGHTS = {"Regular": "NotoSans-Regular.ttf", "Bold": "NotoSans-Bold.ttf"}
+LATIN_OUT = "NotoSans-Subset-{weight}.ttf"
+
+
+def make_latin_subset(source: Path, target: Path, korean: Path) -> None:
+    """The letters of ALPHABETS that the Korean face lacks (Polish ą ł ż, Turkish ğ ı ş, Romanian
+    ș ț, …), from Noto Sans (OFL; Debian's ``fonts-noto-core``): the sheets name it after the
+    Korean face, so it sets only what that face cannot."""
+    have = set(TTFont(str(korean), lazy=True).getBestCmap())
+    font = TTFont(str(source))
+    unicodes = [p for p in font.getBestCmap() if p not in have and any(a <= p <= b for a, b in ALPHABETS)]
+    options = subset.Options()
+    options.layout_features = ["kern", "liga", "ccmp", "locl", "mark", "mkmk"]
+    options.hinting = False
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=unicodes)
+    subsetter.subset(font)
+    slim(font)
     font.save(str(target))
     print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
 
@@ -244,9 +279,17 @@ def main() -> None:
             print(f"{target}: slimmed, {target.stat().st_size // 1024} KB")
         else:
             make_subset(args.source_dir / filename, target, wanted_text())
+    latin = [args.out / LATIN_OUT.format(weight=weight) for weight in LATIN_WEIGHTS]
     if not args.slim_existing:
+        for weight, filename in LATIN_WEIGHTS.items():
+            make_latin_subset(LATIN_SOURCE_DIR / filename, args.out / LATIN_OUT.format(weight=weight),
+                              args.out / OUT_NAME.format(weight=weight))
+    if not args.slim_existing and args.arabic_source.is_file():
         make_arabic_subset(args.arabic_source, args.out / ARABIC_OUT)
-    write_coverage([args.out / OUT_NAME.format(weight="Regular"), args.out / ARABIC_OUT], args.out / "coverage.txt")
+    elif not args.slim_existing:
+        print(f"{args.arabic_source}: not installed (fonts-noto-core); {ARABIC_OUT} kept as it is")
+    write_coverage([args.out / OUT_NAME.format(weight="Regular"), latin[0], args.out / ARABIC_OUT],
+                   args.out / "coverage.txt")
     write_advances(args.out / OUT_NAME.format(weight="Bold"), args.out / "bold-advances.txt")
 
 

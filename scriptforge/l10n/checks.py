@@ -19,9 +19,10 @@ from typing import Callable, Iterable
 
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
-from scriptforge.languages import detect, writing_systems
+from scriptforge.languages import detect, present, writing_systems
 from scriptforge.languages import get as get_language
 from scriptforge.ids import name_key
+from scriptforge.paths import DATA_DIR
 from scriptforge.rules.findings import Finding, Selection, register
 
 
@@ -63,12 +64,12 @@ class Context:
             self.glossaries[game_id] = self.glossaries[SHARED_UI] = gdb.glossary
 
     def finding(self, code, lang, message, unit: Unit | None = None, *, character=None, field=None,
-                game=None, **data) -> Finding:
+                game=None, severity=None, **data) -> Finding:
         if unit is not None:
             character = character or unit.character
             field = field or (unit.field if unit.character else unit.key)
             game = game or unit.game
-        return Finding(code, REGISTRY[code].severity, message, data=data, lang=lang, game=game or "botc",
+        return Finding(code, severity or REGISTRY[code].severity, message, data=data, lang=lang, game=game or "botc",
                        character=character, field=field)
 
     def texts(self, lang, game=None):
@@ -110,23 +111,36 @@ def _short(text: str, limit: int = 40) -> str:
 
 @check("missing", "error")
 def missing(ctx: Context) -> Iterable[Finding]:
-    """A text the other language has and this one does not."""
+    """A text the other language has and this one does not (an error in the built-in languages,
+    which promise every text; info in a language only a pack brings, translated as far as it goes)."""
+    built_in = present(DATA_DIR)
     for unit in ctx.units:
         for lang in ctx.langs:
             source = source_language(unit, lang, ctx.db)
             if unit.text(lang) is None and source is not None:
-                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text ({source} has one)", unit)
+                yield ctx.finding("missing", lang, f"{unit.key}: no {lang} text ({source} has one)", unit,
+                                  severity=None if lang in built_in else "info")
+
+
+def _same_word_is_fine(text: str, lang: str, source: str) -> bool:
+    """One word shared by two languages of one script ("Team", "Edition", "Imp" in German and
+    English) is a cognate or a name, not a copy; placeholders alone ("{by} {author}") hold no word."""
+    words = re.sub(r"\{[^}]*\}", " ", text).split()
+    script = get_language(lang).writing_systems[0]  # the script the language is written in first
+    return not words or (len(words) == 1 and script == get_language(source).writing_systems[0]
+                         and writing_systems(text) <= {script})
 
 
 @check("untranslated", "error")
 def untranslated(ctx: Context) -> Iterable[Finding]:
-    """A text identical to the other language's text (copied, not translated)."""
+    """A text identical to the other language's text (copied, not translated); one word the two
+    languages share in one script is not reported."""
     for unit in ctx.units:
         for lang in ctx.langs:
             source = source_language(unit, lang, ctx.db)
             mine, theirs = unit.flat(lang), unit.flat(source) if source else None
             if source and mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
-                if detect(mine, (lang, source)) != lang:
+                if detect(mine, (lang, source)) != lang and not _same_word_is_fine(mine, lang, source):
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
                                       f"{source} ('{_short(mine)}')", unit)
 
@@ -570,12 +584,16 @@ def whitespace(ctx: Context) -> Iterable[Finding]:
                 yield ctx.finding("whitespace", lang, f"{_where(unit, index)}: {' and '.join(problems)}", unit)
 
 
-_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"), ("「", "」"), ("『", "』"), ("《", "》"), ("<", ">"))
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"), ("「", "」"), ("『", "』"), ("《", "》"), ("<", ">"))
 
 
-def _unbalanced(text: str) -> list[str]:
+def _unbalanced(text: str, quotes: tuple[tuple[str, str], ...]) -> list[str]:
     out = []
-    for opening, closing in _PAIRS:
+    closing_marks = {closing for _, closing in quotes}
+    # a language's own quotes (German „…“: its closing mark is English's opening one), then the
+    # brackets none of them uses as a quote
+    pairs = [*quotes, *((a, b) for a, b in _BRACKETS if a not in closing_marks and b not in closing_marks)]
+    for opening, closing in pairs:
         depth = 0
         for char in text:
             if char == opening:
@@ -595,8 +613,9 @@ def _unbalanced(text: str) -> list[str]:
 def unbalanced(ctx: Context) -> Iterable[Finding]:
     """An opening quote or bracket without its closing one, or the reverse."""
     for lang in ctx.langs:
+        quotes = get_language(lang).quotes
         for unit, index, text in ctx.texts(lang):
-            pairs = _unbalanced(text)
+            pairs = _unbalanced(text, quotes)
             if pairs:
                 yield ctx.finding("unbalanced", lang, f"{_where(unit, index)}: unbalanced {' '.join(pairs)}",
                                   unit, pairs=pairs)

@@ -1,4 +1,5 @@
-"""Exchange with translation platforms (Weblate, Poedit, pofilter) as gettext .po files, via Babel.
+"""Exchange with translation platforms (Weblate, Poedit, pofilter) as gettext .po files
+(read and written by `l10n/pofile.py`, strictly, as msgfmt checks them).
 
 One entry per text unit: msgctxt is the unit key (`imp.ability`, list items `imp.how_to_run.2`,
 `imp.first_night_reminder`, `step.dusk.name`, `reminder.safe`, `jinx.widow-damsel`,
@@ -12,8 +13,6 @@ written, so importing an export changes nothing, byte for byte.
 """
 
 from dataclasses import dataclass
-import datetime
-import io
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,10 +21,10 @@ from scriptforge.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
 from scriptforge.model import LIST_FIELDS
-from scriptforge.languages import official, translation_source
+from scriptforge.languages import get as get_language, official, resolve, translation_source
 from scriptforge.ids import NIGHT_STEPS
 
-_FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)  # same input, same bytes
+_FIXED_DATE = "2000-01-01 00:00+0000"  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \
           "msgctxt is the text's key; see 'scriptforge l10n export --help'."
 
@@ -40,16 +39,19 @@ def _source(db: Any, lang: str) -> str:
 
 def export_po(db, lang: str) -> bytes:
     """The .po file translating `lang` from the other language."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
-
     from scriptforge import __version__
+    from scriptforge.l10n import pofile
 
     source = _source(db, lang)
-    catalog = Catalog(locale=lang, project="scriptforge", version=__version__, creation_date=_FIXED_DATE,
-                      revision_date=_FIXED_DATE, header_comment="# " + _HEADER.format(
-                          source=source, target=lang).replace("\n", "\n# "),
-                      fuzzy=False)
+    language = get_language(lang)
+    header = {"Project-Id-Version": f"scriptforge {__version__}",
+              "POT-Creation-Date": _FIXED_DATE, "PO-Revision-Date": _FIXED_DATE,
+              "Last-Translator": "scriptforge", "Language-Team": f"{language.name} <{language.translation_file}>",
+              "Language": language.translation_file, "MIME-Version": "1.0",
+              "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
+              "Plural-Forms": language.plural_forms, "X-Generator": f"scriptforge {__version__}",
+              "X-Source-Language": get_language(source).translation_file}
+    entries = []
     for unit in all_units(db):
         src, tgt = unit.text(source), unit.text(lang)
         if src is None:
@@ -61,13 +63,11 @@ def export_po(db, lang: str) -> bytes:
             tgt = tgt or ()
             note = [f"{source} has {len(src)} items, {lang} {len(tgt)}"] if len(src) != len(tgt) else []
             for i, item in enumerate(src):
-                catalog.add(item, tgt[i] if i < len(tgt) else "", context=f"{unit.key}.{i + 1}",
-                            auto_comments=comment + note, flags=flags)
+                entries.append(pofile.Entry(item, tgt[i] if i < len(tgt) else "", f"{unit.key}.{i + 1}",
+                                            comment + note, flags))
         else:
-            catalog.add(src, tgt or "", context=unit.key, auto_comments=comment, flags=flags)
-    out = io.BytesIO()
-    write_po(out, catalog, width=0, omit_header=False)
-    return out.getvalue()
+            entries.append(pofile.Entry(src, tgt or "", unit.key, comment, flags))
+    return pofile.write(header, entries, _HEADER.format(source=source, target=lang))
 
 
 @dataclass(frozen=True)
@@ -79,56 +79,41 @@ class Change:
     line: int
 
 
-def _one_line(exc: Exception, limit: int = 120) -> str:
-    """Babel's message about a damaged file, on one line (it can quote several lines of the file)."""
-    text = " ".join(str(exc).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _fail(path: str | Path, line: int, message: str) -> NoReturn:
     raise InputError(message, where=f"{path}:{line}")
 
 
 def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Change]]:
     """The language and the entries of a .po file that change our texts; InputError on any problem."""
-    from babel.messages.pofile import PoFileError, read_po
+    from scriptforge.l10n import pofile
 
     raw = read_bytes(path)
     try:
-        catalog = read_po(io.BytesIO(raw), abort_invalid=True)
-    except PoFileError as exc:
-        _fail(path, (getattr(exc, "lineno", 0) or 0) + 1, f"malformed .po file: {_one_line(exc)}")
-    except (ValueError, UnicodeDecodeError, LookupError) as exc:
-        _fail(path, 1, f"malformed .po file: {_one_line(exc)}")
-    except Exception as exc:  # Babel's parser fails in its own ways on damaged headers (AttributeError, …)
-        _fail(path, 1, f"malformed .po file: the parser stopped ({type(exc).__name__}: {_one_line(exc, 80)})")
-    lang = lang or (str(catalog.locale) if catalog.locale else None)
-    lang = lang.split("_")[0] if lang else None
+        header, entries = pofile.read(raw)
+    except pofile.PoSyntaxError as exc:
+        _fail(path, exc.line, f"malformed .po file: {exc}")
+    lang = lang or resolve(header.get("Language", "")) or None
     if lang is None or lang not in db.languages:
-        _fail(path, 1, f"language {lang!r} is not one of {', '.join(db.languages)}; "
-                       "set the header's Language or pass --lang")
+        _fail(path, 1, f"language {header.get('Language') if lang is None else lang!r} is not one of "
+                       f"{', '.join(db.languages)}; set the header's Language or pass --lang")
     units = {u.key: u for u in all_units(db)}
     changes: list[Change] = []
-    for message in catalog:
-        if not message.id:
+    for message in entries:
+        line = message.line
+        if not message.msgctxt:
+            _fail(path, line, f"entry {message.msgid[:30]!r} has no msgctxt (the key of the text)")
+        key, index = _parse_key(db, message.msgctxt, lang, path, line)
+        if not message.msgstr or message.fuzzy:
             continue
-        line = message.lineno or 1
-        if not isinstance(message.id, str) or not isinstance(message.string, str):
-            _fail(path, line, "plural entries are not used by scriptforge")
-        if not message.context:
-            _fail(path, line, f"entry {message.id[:30]!r} has no msgctxt (the key of the text)")
-        key, index = _parse_key(db, message.context, lang, path, line)
-        if not message.string or message.fuzzy:
-            continue
-        problem = value_problem(message.string)
+        problem = value_problem(message.msgstr)
         if problem:
-            _fail(path, line, f"entry {message.context!r}: {problem}")
+            _fail(path, line, f"entry {message.msgctxt!r}: {problem}")
         unit = units.get(key)
         current = unit.text(lang) if unit else None
         if index is not None:
             current = current[index] if current and index < len(current) else None
-        if message.string != current:
-            changes.append(Change(key, index, message.string, message.id, line))
+        if message.msgstr != current:
+            changes.append(Change(key, index, message.msgstr, message.msgid, line))
     return lang, changes
 
 
@@ -178,18 +163,23 @@ def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None
     return context, None
 
 
-def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
-    """Write the changes (with provenance: the hash of the msgid they translate); all or nothing."""
-    from scriptforge.datafiles import validate
+def apply_changes(db, lang: str, changes: list[Change], path, root: Path | None = None) -> list[Path]:
+    """Write the changes into the data folder `root` (default: the database's), with provenance
+    (the hash of the msgid they translate); all or nothing. A layer of partial texts (the user's
+    translation layer) holds only what changed: the rest of a character's texts comes from below."""
+    from scriptforge.datafiles import PARTIAL, validate
     from scriptforge.errors import DataError
+    from scriptforge.translations import is_partial
 
+    root = Path(root or db.data_dir)
+    partial = is_partial(root)
     source = _source(db, lang)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
     hashes: dict[Path, dict] = {}
     lists: dict[str, list] = {}
     for change in sorted(changes, key=lambda c: (c.key, c.index or 0)):
-        where = slot(db.data_dir, lang, change.key)
+        where = slot(root, lang, change.key)
         doc = docs.get(where.path) or docs.setdefault(where.path, YamlDoc.read(where.path))
         unit = units.get(change.key)
         src = unit.text(source) if unit else None
@@ -211,21 +201,26 @@ def apply_changes(db, lang: str, changes: list[Change], path) -> list[Path]:
     for doc_path, table in hashes.items():
         set_hashes(docs[doc_path], source, table)
     first_line: dict[Path, int] = {}
+
+    def has_texts(char_id: str) -> bool:  # the character has `lang` texts below a partial layer
+        return partial and char_id in db.characters and lang in db.characters[char_id].texts
+
     for change in changes:
-        first_line.setdefault(slot(db.data_dir, lang, change.key).path, change.line)
+        first_line.setdefault(slot(root, lang, change.key).path, change.line)
         char_id, field = change.key.split(".", 1)
         if field.endswith("_reminder") and lang not in db.characters[char_id].texts and \
-                (db.data_dir / lang / "characters" / f"{char_id}.yaml") not in docs:
+                (root / lang / "characters" / f"{char_id}.yaml") not in docs:
             _fail(path, change.line, f"{char_id} has no {lang} texts: translate its name and ability too")
     for doc in docs.values():
-        if doc.path.parent.name == "characters" and not {"name", "ability"} <= set(doc.data):
+        if doc.path.parent.name == "characters" and not {"name", "ability"} <= set(doc.data) \
+                and not has_texts(doc.path.stem):
             _fail(path, first_line[doc.path], f"{doc.path.stem} has no {lang} texts yet: translate its name "
                                               "and ability in the same file")
         try:
-            validate(doc.data, _schema(doc.path), doc.path)
+            validate(doc.data, _schema(doc.path) + (PARTIAL if partial else ""), doc.path)
         except DataError as exc:
             raise InputError(f"the import would make an invalid data file: {exc}", where=str(path)) from None
-    return write_docs(list(docs.values()), db.data_dir)
+    return write_docs(list(docs.values()), root, partial=partial)
 
 
 def _schema(path: Path) -> str:
@@ -268,7 +263,9 @@ def _set(doc: YamlDoc, where, lang, key, value, db) -> None:
         data.update(ordered)
 
 
-def import_po(db, path: Path, lang: str | None = None) -> tuple[str, list[Change], list[Path]]:
+def import_po(db, path: Path, lang: str | None = None, root: Path | None = None) -> tuple[str, list[Change], list[Path]]:
+    """Read a .po file and write what it changes into the data folder `root` (default: the
+    database's own)."""
     lang, changes = read_changes(db, path, lang)
-    written = apply_changes(db, lang, changes, path) if changes else []
+    written = apply_changes(db, lang, changes, path, root) if changes else []
     return lang, changes, written

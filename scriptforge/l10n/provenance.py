@@ -114,22 +114,22 @@ def set_hashes(doc: YamlDoc, source: str, hashes: dict[str, str]) -> None:
 
 
 @contextmanager
-def editing_data(load: Callable[[], Any]) -> Iterator[Any]:
-    """The database for a command that changes its data files, loaded again while the data
-    folder's lock is held: what the command changes is what is on disk now, and a second
-    command changing the data at the same time waits for this one."""
-    data_dir = load().data_dir
-    with locked(data_dir):
+def editing_data(load: Callable[[], Any], folder: Path | None = None) -> Iterator[Any]:
+    """The database for a command that changes the data files of `folder` (default: the
+    database's data folder), loaded again while that folder's lock is held: what the command
+    changes is what is on disk now, and a second command changing it at the same time waits."""
+    with locked(folder or load().data_dir):
         yield load()
 
 
-def write_docs(docs: list[YamlDoc], root: Path) -> list[Path]:
-    """Validate every document against its schema, then write those whose bytes change, all or
-    nothing (`root`, the data folder, keeps the journal; see fileio.write_files)."""
-    from scriptforge.datafiles import validate
+def write_docs(docs: list[YamlDoc], root: Path, partial: bool = False) -> list[Path]:
+    """Validate every document against its schema (`partial`: with its required fields lifted),
+    then write those whose bytes change, all or nothing (`root`, the data folder, keeps the
+    journal; see fileio.write_files)."""
+    from scriptforge.datafiles import PARTIAL, validate
 
     for doc in docs:
-        validate(doc.data, schema_for(doc.path), doc.path)
+        validate(doc.data, schema_for(doc.path) + (PARTIAL if partial else ""), doc.path)
     changed = {}
     for doc in docs:
         text = doc.dumps()

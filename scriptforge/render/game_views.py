@@ -146,7 +146,9 @@ def game_view(gdb: GameDatabase, sheet_lang: str = default("sheet"), paper: str 
               night: bool = False) -> GameSheetView:
     """The view model of a game's reference sheet (`sheet`) and/or moderator's sheet (`night`)."""
     lang, second = split_pair(sheet_lang)
-    gdb.require(lang, *([second] if second else []))
+    lang = gdb.text_language(lang)
+    second = gdb.text_language(second) if second else None
+    second = second if second != lang else None
     texts = gdb.texts[lang]
     labels = dict(gdb.ui[lang]["labels"])
     # A number the source does not give is left off the page (never printed as "not given").

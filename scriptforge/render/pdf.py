@@ -47,6 +47,8 @@ from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regular.ttf"  # the Djinn's flavor
+# the Latin, Greek and Cyrillic letters of the official translations that the Korean face lacks
+LATIN_FAMILY, LATIN_FILES = "Noto Sans", {400: "NotoSans-Subset-Regular.ttf", 700: "NotoSans-Subset-Bold.ttf"}
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 FORMATS = ("pdf", "html", "png")
@@ -112,16 +114,43 @@ def font_coverage() -> frozenset[int]:
     return _cmap_cache[key]
 
 
-def require_printable(sheet_lang: str) -> None:
-    """Refuse (InputError, one line) a sheet language whose letters the bundled fonts cannot set."""
-    from scriptforge.languages import get, shown, unprintable_letters
+def require_printable(sheet_lang: str, fmt: str = "pdf") -> None:
+    """Refuse (InputError, one line) a sheet language whose letters neither the bundled fonts nor
+    a system font can set, naming the package to install. Where only system fonts have them, the
+    render takes them (the glyph check in `_prepare` sees the letters the bundled fonts lack). HTML
+    is never refused: the browser sets it with its own fonts."""
+    from scriptforge.languages import font_packages, get, shown, unprintable_letters
 
+    if fmt == "html":
+        return
     for code in shown(sheet_lang):
         missing = unprintable_letters(code, font_coverage())
-        if missing:
+        if missing and not system_fonts_cover(missing):
             language = get(code)
-            raise InputError(f"--lang {code}: the bundled fonts cannot set {language.name} ({language.native}); "
-                             f"they have no {' '.join(missing[:5])}{' …' if len(missing) > 5 else ''}")
+            install = " or ".join(font_packages(code)) or "a font for it"
+            raise InputError(f"--lang {code}: neither the bundled fonts nor a system font can set {language.name} "
+                             f"({language.native}): no font has {' '.join(missing[:5])}"
+                             f"{' …' if len(missing) > 5 else ''}; install {install} (Debian/Ubuntu package), "
+                             f"or render --format html")
+
+
+@functools.cache
+def system_fonts_cover(letters: str) -> bool:
+    """Whether one font fontconfig knows has every character of `letters` (asked through
+    `fc-list`; where fontconfig's tools are missing the answer is yes, and the render's glyph
+    warning says what printed as boxes)."""
+    import shutil
+    import subprocess
+
+    if not letters or not shutil.which("fc-list"):
+        return True
+    charset = " ".join(f"{ord(c):x}" for c in sorted(set(letters)))
+    try:
+        found = subprocess.run(["fc-list", f":charset={charset}", "family"], capture_output=True, text=True,
+                               timeout=10, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return True
+    return bool(found.strip())
 
 
 def missing_glyphs(text: str) -> list[str]:
@@ -132,10 +161,10 @@ def missing_glyphs(text: str) -> list[str]:
     return sorted(missing)
 
 
-def missing_glyph_warning(text: str) -> str | None:
-    """The warning for the characters of `text` the bundled fonts lack (None if there are none)."""
-    missing = missing_glyphs(text)
-    if not missing:
+def missing_glyph_warning(missing: list[str]) -> str | None:
+    """The warning for `missing`, the characters the bundled fonts lack (None if there are none,
+    or if a system font has them all: a Japanese sheet is set in the system's CJK font by design)."""
+    if not missing or system_fonts_cover("".join(missing)):
         return None
     return ("the bundled font has no glyph for " + describe_chars(missing)
             + "; they print with a system font if one has them, else as boxes")
@@ -360,7 +389,8 @@ class Renderer:
     def font_faces(self, embed: bool) -> list[dict]:
         faces = []
         fonts = [(FONT_FAMILY, weight, filename) for weight, filename in FONT_FILES.items()]
-        for family, weight, filename in (*fonts, (ARABIC_FAMILY, 400, ARABIC_FILE)):
+        latin = [(LATIN_FAMILY, weight, filename) for weight, filename in LATIN_FILES.items()]
+        for family, weight, filename in (*fonts, *latin, (ARABIC_FAMILY, 400, ARABIC_FILE)):
             path = FONTS_DIR / filename
             if embed:
                 if self._font_data_urls is None:
@@ -574,7 +604,8 @@ class Renderer:
     def _prepare(self, view, base_dir, warnings: list[str]):
         """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
         whether it has text the bundled fonts lack: the system fonts then draw it)."""
-        warning = missing_glyph_warning(view.all_text())
+        missing = missing_glyphs(view.all_text())
+        warning = missing_glyph_warning(missing)
         if warning:
             warnings.append(warning)
         laid_out = keep_korean_words(view)
@@ -582,7 +613,7 @@ class Renderer:
         self.resolve_icons(icons, base_dir, warnings)
         if any(icon.official for icon in icons):  # official art on the pages: the community-content notice
             laid_out.art_notice = keep_words(laid_out.labels.get("art_notice") or "") or None
-        return laid_out, warning is not None
+        return laid_out, bool(missing)
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
         html = self.html(view, template, embed_fonts=True)

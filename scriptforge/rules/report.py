@@ -9,6 +9,7 @@ from scriptforge.markup import to_text
 from scriptforge.languages import default
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
 from scriptforge.rules.night import NIGHTS, NightOrder
+from scriptforge.terminal import display_width, pad
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
@@ -82,11 +83,13 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
     words = db.labels(lang)
     keys = tuple(COUNT_KEYS[t] for t in PLAYER_TEAMS)
     titles = [db.team_name(t, lang, plural=True) for t in PLAYER_TEAMS]
-    width = max(11, *(len(t) for t in titles))
-    lines = [f"{words.get('players', 'players'):>7}  " + "  ".join(f"{t:<{width}}" for t in titles).rstrip()]
+    width = max(11, *(display_width(t) for t in titles))
+    players = max(7, display_width(words.get("players", "players")))
+    lines = [pad(words.get("players", "players"), players, ">") + "  " +
+             "  ".join(pad(t, width) for t in titles).rstrip()]
     for row in rows:
-        cells = "  ".join(f"{setup_cell(row.base[k], row.ranges[k]):<{width}}" for k in keys)
-        lines.append(f"{row.players:>7}  {cells}".rstrip())
+        cells = "  ".join(pad(setup_cell(row.base[k], row.ranges[k]), width) for k in keys)
+        lines.append(f"{pad(str(row.players), players, '>')}  {cells}".rstrip())
     lines.append(words["setup_table_note"])
     names = {c.id: c.name(lang) for c in characters}
     unfillable = [r.players for r in rows if not r.feasible]
@@ -121,7 +124,7 @@ def jinxes_text(analysis: "Analysis", lang: str) -> str:
     for jinx in result.jinxes:
         names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
         lines.append(f"{names}: {jinx.text(lang)}")
-    labels = db.ui[lang]["labels"]
+    labels = db.labels(lang)
     if not result.jinxes:
         lines.append(labels["no_jinxes"])
     if result.djinn_needed:
@@ -136,7 +139,7 @@ def _name(db: "Database", script: "Script", char_id: str, lang: str) -> str:
 
 def night_text(order: NightOrder, db: "Database", lang: str) -> str:
     """The night order as text, its headings in `lang` (ui.yaml)."""
-    labels = db.ui[lang]["labels"]
+    labels = db.labels(lang)
     lines = []
     for night in NIGHTS:
         lines.append(labels[night])
