@@ -36,7 +36,7 @@ def main() -> int:
     from scriptforge.render.pdf import Renderer
     from scriptforge.analysis import analyse
     from scriptforge.render.views import make_view
-    from scriptforge.rules.validate import validate_script
+    from scriptforge.analysis import validate_script
     from scriptforge.script import read_script
 
     official = SHARED / "official"

@@ -24,7 +24,7 @@ def main() -> int:
     start = time.perf_counter()
     from scriptforge.database import load_database
     from scriptforge.errors import InputError
-    from scriptforge.rules.validate import validate_file
+    from scriptforge.analysis import validate_file
 
     db = load_database()
     setup_time = time.perf_counter() - start

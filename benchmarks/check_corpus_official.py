@@ -35,8 +35,8 @@ def main() -> int:
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import make_view
     from scriptforge.rules.night import night_order
-    from scriptforge.rules.report import night_text
-    from scriptforge.rules.validate import validate_script
+    from scriptforge.text.scripts import night_text
+    from scriptforge.analysis import validate_script
     from scriptforge.script import read_script
 
     packs = active_packs()

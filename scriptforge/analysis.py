@@ -11,17 +11,23 @@ The analysis is language-neutral: texts are picked per language by whoever print
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
 from scriptforge.database import Database
 from scriptforge.model import Character
-from scriptforge.rules.findings import Finding
+from scriptforge.errors import InputError
+from scriptforge.findings import Finding, Selection, finding, has_errors
 from scriptforge.rules.jinxes import ScriptJinxes, script_jinxes
 from scriptforge.rules.night import NightOrder, night_order
 from scriptforge.rules.order import sheet_order
 from scriptforge.rules.setup import SetupRow, setup_table
-from scriptforge.script import Script
+from scriptforge.rules.validate import script_findings
+from scriptforge.script import Script, read_script, script_from_data
+from scriptforge.script_schema import length_findings, schema_findings
 
 
 @dataclass
@@ -54,9 +60,9 @@ class Analysis:
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
         """Everything `validate` reports: reading problems, schema, lengths, night, setup, jinxes."""
-        from scriptforge.rules.validate import script_findings
-
-        return tuple(script_findings(self))
+        document = self.script.document
+        return (*self.script.problems, *schema_findings(document), *length_findings(document),
+                *script_findings(self))
 
     @property
     def images(self) -> dict[str, str]:
@@ -66,3 +72,58 @@ class Analysis:
 
 def analyse(script: Script, db: Database, *, players: int | None = None, keep_order: bool = False) -> Analysis:
     return Analysis(script, db, players=players, keep_order=keep_order)
+
+
+# -- validate: reports on script files ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    source: str
+    findings: tuple[Finding, ...]
+    analysis: Analysis | None = None  # when the file could be read
+    unreadable: bool = False  # not a script at all (exit code 2)
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.findings)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "findings": [{"file": self.source, **f.as_dict()} for f in self.findings]}
+
+    def selected(self, chosen: Selection) -> Report:
+        """The report with only the findings `chosen` wants (--select / --ignore)."""
+        return Report(self.source, tuple(chosen.apply(self.findings)), self.analysis, self.unreadable)
+
+
+def validate_file(source: str | Path, db: Database) -> Report:
+    """Read and check one script file ("-" for stdin); InputError if it is not a script at all."""
+    return validate_script(read_script(source, db), db)
+
+
+def validate_data(data: object, db: Database, source: str = "<data>") -> Report:
+    """Check already-parsed JSON; InputError if it is not a non-empty array."""
+    return validate_script(script_from_data(data, db, source), db)
+
+
+def validate_script(script: Script, db: Database) -> Report:
+    analysis = analyse(script, db)
+    return Report(script.source, analysis.findings, analysis)
+
+
+def input_error_report(source: str, error: InputError) -> Report:
+    """A Report for a file that could not be read at all (exit code 2)."""
+    return Report(source, (finding("unreadable-input", str(error), None),), unreadable=True)
+
+
+def validate_files(sources: Iterable[str | Path], db: Database,
+                   chosen: Selection | None = None) -> Iterator[Report]:
+    """One Report per file, as each is checked (an unreadable file gets an unreadable-input report),
+    so that a caller can print it and let it go: checking 10,000 files holds one at a time.
+    `chosen` (--select / --ignore) applies to the findings of the files that could be read."""
+    for source in sources:
+        try:
+            report = validate_file(source, db)
+            yield report.selected(chosen) if chosen is not None else report
+        except InputError as exc:
+            yield input_error_report(str(source), exc)

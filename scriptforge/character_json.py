@@ -7,7 +7,7 @@ and `validate`'s text-too-long.
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from scriptforge.model import NIGHT_REMINDER_FIELDS, NIGHTS, OFFICIAL_TEXT_KEYS, Texts
+from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, Texts
 
 #: The official schema's length limits (FACTS.md §1.2): per kind of entry, field -> limit.
 META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}
@@ -16,7 +16,6 @@ CHARACTER_LIMITS = {"id": 50, "name": 30, "edition": 50, "ability": 250, "flavor
 ITEM_LIMITS = {"reminders": 30, "remindersGlobal": 25}  # each label of these lists
 ENTRY_LIMITS = {"jinxes": {"id": 50, "reason": 500}, "special": {"value": 50}}  # fields of list entries
 ID_LIMIT = 20  # a plain id string, or an {"id": …} object
-_NIGHT_KEYS = {"first_night": "firstNight", "other_nights": "otherNight"}
 
 
 @dataclass(frozen=True)
@@ -41,12 +40,12 @@ def character_object(char_id: str, team: str, texts: Texts, *, edition: str | No
     obj["ability"] = texts.ability
     if texts.flavor:
         obj[OFFICIAL_TEXT_KEYS["flavor"]] = texts.flavor
-    for key in NIGHTS:
-        number = (night or {}).get(key) or 0
-        obj[_NIGHT_KEYS[key]] = number
-        reminder = (reminders or {}).get(key)
+    for spelling in NIGHT_TABLE:
+        number = (night or {}).get(spelling.key) or 0
+        obj[spelling.official] = number
+        reminder = (reminders or {}).get(spelling.key)
         if reminder and number:
-            obj[OFFICIAL_TEXT_KEYS[NIGHT_REMINDER_FIELDS[key]]] = reminder
+            obj[spelling.official_reminder] = reminder
     if labels:
         obj["reminders"] = list(labels)
     if global_labels:

@@ -9,6 +9,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
+from scriptforge.games import GAMES, SCRIPTED_GAME
 from scriptforge.model import TEAMS
 
 class LanguageChoice(click.ParamType):
@@ -160,7 +161,7 @@ def findings_options(command):
 
 def _selection(domain: str):
     """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
-    from scriptforge.rules.findings import Selection
+    from scriptforge.findings import Selection
 
     meta = click.get_current_context().meta
     return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
@@ -193,7 +194,7 @@ def homebrew_option(command):
 
 def game_option(command):
     """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
-    return click.option("--game", type=click.Choice(["botc", "salem", "werewolf", "mafia"]), default="botc",
+    return click.option("--game", type=click.Choice(list(GAMES)), default=SCRIPTED_GAME,
                         show_default=True, help="Rule set: botc, or salem, werewolf, mafia.")(command)
 
 
@@ -219,9 +220,11 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --team demon --lang ko
         scriptforge list --game salem --lang ko
     """
-    from scriptforge import reference
+    from scriptforge.text import reference
 
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         from scriptforge.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
@@ -251,9 +254,11 @@ def show(name, lang, game, fmt):
         scriptforge show "릴 몬스타" --lang ko --format json
         scriptforge show 자백 --game salem
     """
-    from scriptforge import reference
+    from scriptforge.text import reference
 
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         from scriptforge.games import show_output
 
         return echo(show_output(game, name, reference.languages(lang), fmt))
@@ -280,7 +285,7 @@ def search(text, lang, fmt):
     Example:
         scriptforge search 중독
     """
-    from scriptforge import reference
+    from scriptforge.text import reference
 
     db = _db()
     rows = reference.search_rows(db, text, reference.languages(lang))
@@ -310,7 +315,7 @@ def db_check(fmt):
         scriptforge db check --format json
     """
     from scriptforge.database import check_database
-    from scriptforge.reference import check_summary
+    from scriptforge.text.reference import check_summary
 
     summary = check_summary(*check_database(_data_dir(), _packs()))
     if fmt == "json":
@@ -407,9 +412,9 @@ def validate(scripts, fmt):
     Example:
         scriptforge validate examples/fang-gu-zealot.json --format json
     """
-    from scriptforge.rules.findings import findings_text
-    from scriptforge.rules.report import Tally, findings_document, report_line
-    from scriptforge.rules.validate import validate_files
+    from scriptforge.findings import findings_text
+    from scriptforge.text.scripts import Tally, findings_document, report_line
+    from scriptforge.analysis import validate_files
 
     chosen = _selection("script")
     db = _db()
@@ -452,7 +457,7 @@ def setup(script, players, travellers, lang, fmt):
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
-    from scriptforge.rules.report import setup_text
+    from scriptforge.text.scripts import setup_text
 
     db = _db()
     analysis = _analysis(script, db)
@@ -478,7 +483,7 @@ def jinxes(script, lang, fmt):
     Example:
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
-    from scriptforge.rules.report import jinxes_text
+    from scriptforge.text.scripts import jinxes_text
 
     analysis = _analysis(script, _db())
     if fmt == "json":
@@ -505,7 +510,7 @@ def night(script, players, lang, fmt):
     Example:
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
-    from scriptforge.rules.report import night_text
+    from scriptforge.text.scripts import night_text
 
     analysis = _analysis(script, _db(), players=players)
     if fmt == "json":
@@ -529,7 +534,7 @@ def order(script, keep_order, lang, fmt):
     Example:
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
-    from scriptforge.rules.report import order_text
+    from scriptforge.text.scripts import order_text
 
     db = _db()
     chars = _analysis(script, db, keep_order=keep_order).characters
@@ -551,7 +556,7 @@ def explain(code, list_all):
         scriptforge explain jinx-without-djinn
         scriptforge explain --list
     """
-    from scriptforge.rules.findings import codes_text, explanation
+    from scriptforge.findings import codes_text, explanation
 
     if list_all or not code:
         return echo(codes_text())
@@ -666,7 +671,9 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
         scriptforge build scripts/ -o sheets/ --jobs 4      # four scripts at a time
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
         raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
@@ -691,7 +698,9 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
         scriptforge nightsheet examples/faith-trust-and-pixie-dust.json --lang ko
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
-    if game != "botc":
+    from scriptforge.games import rule_set
+
+    if not rule_set(game).from_scripts:
         return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
         raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
@@ -836,17 +845,18 @@ def l10n():
 
 
 def l10n_game_option(command):
-    return click.option("--game", "game", type=click.Choice(["botc", "salem", "werewolf", "mafia", "all"]),
+    return click.option("--game", "game", type=click.Choice([*GAMES, "all"]),
                         default="all", show_default=True,
                         help="Which rule set's texts: BotC's database, one other game, or all.")(command)
 
 
 def _l10n_selection(game: str):
     """(BotC database or None, {game id: GameDatabase}) for an l10n --game choice."""
-    from scriptforge.games import OTHER_GAMES, load_game
+    from scriptforge.games import OTHER_GAMES, load_game, rule_set
 
-    db = _db() if game in ("botc", "all") else None
-    chosen = OTHER_GAMES if game == "all" else (game,) if game != "botc" else ()
+    scripted = game != "all" and rule_set(game).from_scripts
+    db = _db() if game == "all" or scripted else None
+    chosen = OTHER_GAMES if game == "all" else () if scripted else (game,)
     return db, {g: load_game(g) for g in chosen}
 
 
@@ -866,7 +876,7 @@ def l10n_status(game, fmt):
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
-    from scriptforge.l10n.report import status_text
+    from scriptforge.text.l10n import status_text
 
     table = status(*_l10n_selection(game))
     if fmt == "json":
@@ -901,7 +911,9 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
     from scriptforge.l10n import diff
 
     if against_file:
-        if game not in ("botc", "all"):
+        from scriptforge.games import scripted
+
+        if game != "all" and not scripted(game):
             from scriptforge.errors import InputError
 
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
@@ -932,7 +944,7 @@ def l10n_check(lang, game, fmt):
         scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import run_checks
-    from scriptforge.rules.findings import findings_text
+    from scriptforge.findings import findings_text
 
     chosen = _selection("l10n")
     db, games = _l10n_selection(game)

@@ -2,25 +2,22 @@
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-import difflib
 import functools
 import hashlib
 from pathlib import Path
 import pickle
-import re
-from typing import Any
+from typing import Any, TypeVar
 
 from scriptforge.datafiles import PARTIAL, ProblemCollector, read_yaml
 from scriptforge.errors import DataError, NotFoundError
-from scriptforge.model import NIGHT_REMINDER_FIELDS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
+from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, SetupEffect, Texts, pick_text
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
-from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id
+from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
 from scriptforge.fileio import atomic_write_bytes, finish_journal
-from scriptforge.official import official_facts
+from scriptforge.official import OfficialFacts, official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
-_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 
 
 @dataclass(frozen=True)
@@ -44,21 +41,21 @@ class Database:
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
-    _index: dict[str, set[str]] = field(init=False, repr=False, compare=False)
+    _index: NameIndex = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        index: dict[str, set[str]] = {}
+        index = NameIndex()
         for ch in self.characters.values():
             keys = {ch.id, *(normalize_id(a) for a in ch.aliases)}
             for texts in ch.texts.values():
                 keys.update(name_key(n) for n in (texts.name, *texts.aliases))
             for key in keys:
-                index.setdefault(key, set()).add(ch.id)
+                index.add(key, ch.id)
         for terms in self.glossary.values():
             for term in terms:
                 if term.get("character") in self.characters:
                     for spelling in (term["term"], *term.get("variants", ())):
-                        index.setdefault(name_key(spelling), set()).add(term["character"])
+                        index.add(name_key(spelling), term["character"])
         object.__setattr__(self, "_index", index)
 
     # -- lookup -----------------------------------------------------------------------
@@ -68,13 +65,13 @@ class Database:
 
     def find(self, name: str) -> list[Character]:
         """Every character that `name` (id, legacy id, locale-prefixed id, name or alias) denotes."""
-        candidates = [name, _LOCALE_PREFIX.sub("", name)]
+        candidates = [name, without_locale(name)]
         for candidate in candidates:
             if normalize_id(candidate) in self.characters:
                 return [self.characters[normalize_id(candidate)]]
         for candidate in candidates:
             for key in (name_key(candidate), normalize_id(candidate)):
-                ids = self._index.get(key)
+                ids = self._index.ids(key)
                 if ids:
                     return [c for c in self.characters.values() if c.id in ids]
         return []
@@ -93,21 +90,14 @@ class Database:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Close matches for a misspelt name, as display names."""
-        matches = difflib.get_close_matches(name_key(name), self._index, n=limit * 2, cutoff=0.6)
-        out: list[str] = []
-        for key in matches:
-            for char_id in sorted(self._index[key]):
-                ch = self.characters[char_id]
-                label = ch.name(detect(name, self.languages))
-                if label not in out:
-                    out.append(label)
-        return out[:limit]
+        lang = detect(name, self.languages)
+        return self._index.suggest(name, lambda char_id: self.characters[char_id].name(lang), limit, by_id=True)
 
     def search(self, text: str, langs: Iterable[str] | None = None) -> list[Character]:
         """Characters whose id, name, alias or ability contains `text` (case-insensitive)."""
         needle = text.casefold()
         loose = name_key(text)
-        aliased = self._index.get(loose, set())
+        aliased = set(self._index.ids(loose))
         hits = []
         for ch in self.characters.values():
             if ch.id in aliased:
@@ -135,9 +125,19 @@ class Database:
 
     # -- derived facts ------------------------------------------------------------------
 
+    @property
+    def official(self) -> OfficialFacts:
+        """The official ids, teams and jinx pairs (data/official.yaml), loaded or not."""
+        return official_facts()
+
+    def night_order(self, night: str) -> tuple[str, ...]:
+        """The official order of `night` (a key of `model.NIGHT`)."""
+        order: tuple[str, ...] = getattr(self, NIGHT[night].key)
+        return order
+
     def night_position(self, char_id: str, night: str) -> float | None:
         """1-based position on the official night sheet; a homebrew character's own number."""
-        order = self.first_night if night == "first_night" else self.other_nights
+        order = self.night_order(night)
         if char_id in order:
             return order.index(char_id) + 1
         ch = self.characters.get(char_id)
@@ -206,35 +206,43 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
         except OSError as exc:
             raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
                             where=str(root)) from None
-    key = _content_key(roots)
-    cached = cache_dir("database") / f"{key}.pickle"
+    return load_cached("database", Path(__file__), roots, Database, lambda: check_database(data_dir, packs),
+                       "; run 'scriptforge db check'")
+
+
+T = TypeVar("T")
+
+
+def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
+                check: Callable[[], tuple[T | None, list[DataError]]], hint: str = "") -> T:
+    """What `check` loads, kept in the user cache (cache_dir(kind)) under the hash of the loader
+    module, the code shaping the records, the language registry, the schemas and every YAML file
+    under `roots`: the same bytes always get the same verdict, so only a change pays for parsing
+    and validating again. The first problem `check` finds is raised as a DataError (`hint` after
+    the count of the others). The BotC database and every other rule set load through here."""
+    here = Path(__file__).parent
+    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py",
+                                          "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
+    files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    cached = cache_dir(kind) / f"{digest.hexdigest()[:32]}.pickle"
     try:
-        db = pickle.loads(cached.read_bytes())
-        if isinstance(db, Database):
-            return db
+        found = pickle.loads(cached.read_bytes())
+        if isinstance(found, expected):
+            return found
     except Exception:  # missing, damaged or from another Python: load it properly (and replace it)
         pass
-    checked, problems = check_database(data_dir, packs)
+    checked, problems = check()
     if problems or checked is None:
-        more = f" (and {len(problems) - 1} more problems; run 'scriptforge db check')" if len(problems) > 1 else ""
+        more = f" (and {len(problems) - 1} more problems{hint})" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
     try:
         atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except OSError:
         pass  # a read-only home only costs speed
     return checked
-
-
-def _content_key(roots: list[Path]) -> str:
-    digest = hashlib.sha256()
-    code = [Path(__file__), *(Path(__file__).parent / m for m in ("model.py", "datafiles.py", "ids.py", "languages.py",
-                                                                  "userfiles.py"))]
-    files = [*code, REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
-    for root in roots:
-        files += sorted(root.rglob("*.yaml"))
-    for path in files:
-        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:32]
 
 
 def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:
@@ -292,7 +300,7 @@ class _Loader(ProblemCollector):
             records[rec["id"]] = rec
 
         texts = {lang: self._load_texts(lang, records) for lang in self.languages}
-        night = self._read(self.root / "night.yaml", "night") or {"first_night": [], "other_nights": []}
+        night = self._read(self.root / "night.yaml", "night") or {n: [] for n in NIGHTS}
         night_texts = {lang: self._lang_file(lang, "night.yaml", "night_texts") for lang in self.languages}
         for lang, nt in night_texts.items():
             if nt:
@@ -315,8 +323,7 @@ class _Loader(ProblemCollector):
                     overview=t.get("overview"),
                     how_to_run=tuple(t.get("how_to_run", ())),
                     examples=tuple(t.get("examples", ())),
-                    first_night_reminder=nt.get("first_night", {}).get(char_id),
-                    other_night_reminder=nt.get("other_nights", {}).get(char_id),
+                    **{n.reminder_field: nt.get(n.key, {}).get(char_id) for n in NIGHT_TABLE},
                     translated_from=self.provenance[lang].get(f"{char_id}.ability", (None,))[0],
                     layers=tuple(self.text_layers.get((lang, char_id), {}).items()),
                 )
@@ -358,17 +365,14 @@ class _Loader(ProblemCollector):
             s: NightStep(
                 id=s,
                 names={lang: nt["steps"][s]["name"] for lang, nt in night_texts.items() if nt},
-                first_night={lang: nt["steps"][s]["first_night"] for lang, nt in night_texts.items()
-                             if nt and "first_night" in nt["steps"][s]},
-                other_nights={lang: nt["steps"][s]["other_nights"] for lang, nt in night_texts.items()
-                              if nt and "other_nights" in nt["steps"][s]},
+                **{n: {lang: nt["steps"][s][n] for lang, nt in night_texts.items() if nt and n in nt["steps"][s]}
+                   for n in NIGHTS},
             )
             for s in NIGHT_STEPS
         }
         db = Database(
             characters=characters,
-            first_night=tuple(night["first_night"]),
-            other_nights=tuple(night["other_nights"]),
+            **{n: tuple(night[n]) for n in NIGHTS},
             steps=steps,
             jinxes=jinxes,
             base_setup={int(k): v for k, v in setup["players"].items()},
@@ -401,7 +405,7 @@ class _Loader(ProblemCollector):
     def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
                            records: dict[str, Any]) -> None:
         path = self.root / lang / "night.yaml"
-        for key in ("first_night", "other_nights"):
+        for key in NIGHTS:
             for char_id in nt[key]:
                 wakes = char_id in night[key] or key in records.get(char_id, {}).get("night", {})
                 if char_id not in records:
@@ -518,7 +522,7 @@ class _LayeredLoader(_Loader):
     def _check_night_texts(self, lang: str, nt: dict[str, Any], night: dict[str, Any], texts: dict[str, Any],
                            records: dict[str, Any]) -> None:
         # a pack's night lists replace ours: a reminder for a character that no longer wakes is dropped
-        for key in ("first_night", "other_nights"):
+        for key in NIGHTS:
             for char_id in [c for c in nt[key] if c in records and c not in night[key]
                             and key not in records[c].get("night", {})]:
                 del nt[key][char_id]
@@ -530,24 +534,22 @@ class _LayeredLoader(_Loader):
         super()._check_labels(records, {lang: {**anywhere, **table} for lang, table in labels.items()})
 
     def _merge(self, schema: str, old: Any, new: Any) -> Any:
-        if schema == "characters":
-            return {"characters": _merge_records(old["characters"], new["characters"])}
-        if schema == "night":
-            return new
-        if schema == "jinxes":
-            seen = {frozenset(pair): pair for pair in old["jinxes"]}
-            pairs = list(old["jinxes"])
-            for a, b in new["jinxes"]:
-                mine = seen.get(frozenset((a, b)))
-                if mine is None:
-                    pairs.append([a, b])
-                    seen[frozenset((a, b))] = [a, b]
-                elif mine != [a, b]:
-                    self.turned[f"{a}-{b}"] = "-".join(mine)
-            return {"jinxes": pairs}
-        if isinstance(old, dict) and isinstance(new, dict):
-            return _merge_texts(old, new)
-        return new
+        """A later layer's file on top of the earlier ones', by the file's schema (LAYER_MERGES)."""
+        return LAYER_MERGES.get(schema, _merge_layer_texts)(self, old, new)
+
+    def _merge_jinxes(self, old: Any, new: Any) -> Any:
+        """Pairs of every layer, once each; a pair a later layer writes the other way round is
+        remembered (`turned`) so that its jinx text finds the pair."""
+        seen = {frozenset(pair): pair for pair in old["jinxes"]}
+        pairs = list(old["jinxes"])
+        for a, b in new["jinxes"]:
+            mine = seen.get(frozenset((a, b)))
+            if mine is None:
+                pairs.append([a, b])
+                seen[frozenset((a, b))] = [a, b]
+            elif mine != [a, b]:
+                self.turned[f"{a}-{b}"] = "-".join(mine)
+        return {"jinxes": pairs}
 
     def load(self) -> tuple[Database | None, list[DataError]]:
         from dataclasses import replace
@@ -557,6 +559,21 @@ class _LayeredLoader(_Loader):
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}
             db = replace(db, characters=chars)
         return db, problems
+
+
+def _merge_layer_texts(loader: Any, old: Any, new: Any) -> Any:
+    """Texts and tables: per key, recursively (`_merge_texts`); anything else: the later one."""
+    return _merge_texts(old, new) if isinstance(old, dict) and isinstance(new, dict) else new
+
+
+#: How a layer's file (by its schema) goes on top of the earlier layers' (built-in data, then each
+#: pack): character records merged per id in sheet order, night lists replaced, jinx pairs added;
+#: every other file (texts, labels, setup, glossary) merged per key.
+LAYER_MERGES: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "characters": lambda loader, old, new: {"characters": _merge_records(old["characters"], new["characters"])},
+    "night": lambda loader, old, new: new,
+    "jinxes": lambda loader, old, new: loader._merge_jinxes(old, new),
+}
 
 
 def _merge_records(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:

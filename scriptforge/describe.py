@@ -1,4 +1,5 @@
-"""Facts in words, in any language: a setup effect as a phrase ("+1 Outsider, adds the Damsel" /
+"""Facts in words, in any language (for sheets, almanacs and the terminal alike): a setup-table
+cell, and a setup effect as a phrase ("+1 Outsider, adds the Damsel" /
 "외지인 +1명, 처녀 추가"). The words are the `setup` section of data/<lang>/ui.yaml (falling back
 along the language registry), so a language brings its own word order with no code change.
 """
@@ -10,6 +11,7 @@ from scriptforge.model import COUNT_KEYS, SetupEffect
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
+    from scriptforge.model import Character
 
 _TEAM_OF = {key: team for team, key in COUNT_KEYS.items()}
 
@@ -61,3 +63,20 @@ def setup_description(effect: SetupEffect, db: "Database", lang: str, own_name: 
     if effect.unmodelled:
         parts.append(word("no_bracket"))
     return ", ".join(parts)
+
+
+def effect_text(ch: "Character", db: "Database", lang: str, names: dict[str, str] | None = None) -> str | None:
+    """The setup effect in words, e.g. "-1 Outsider" / "외지인 -1명"; None for no effect."""
+    if ch.setup is None:
+        return None
+    names = names or {}
+    return setup_description(
+        ch.setup, db, lang, names.get(ch.id) or ch.name(lang),
+        lambda other: names.get(other) or (db.characters[other].name(lang) if other in db.characters else other),
+    ) or None
+
+
+def setup_cell(base: int, span: tuple[int, int]) -> str:
+    """A setup-table cell: the base count, and beside it the range when the bags change it."""
+    lo, hi = span
+    return str(base) if lo == hi == base else f"{base} ({lo}–{hi})" if lo != hi else f"{base} ({lo})"

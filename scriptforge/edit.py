@@ -19,16 +19,16 @@ import re
 from typing import Any
 
 from scriptforge.database import Database
+from scriptforge.model import NIGHT_TABLE
 from scriptforge.languages import official
 from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
 from scriptforge.fileio import atomic_write_text, locked
 from scriptforge.userfiles import assert_writable, check_option, read_text
 from scriptforge.analysis import Analysis, analyse
-from scriptforge.rules.findings import Selection, count
+from scriptforge.findings import Selection, count
 from scriptforge.script import Script, parse_script, script_from_data
 
 META_KEYS = ("name", "author", "logo", "almanac", "bootlegger")
-_META_NIGHTS = ("firstNight", "otherNight")
 _QUIET_CODES = {"team-counts"}
 MAX_SHOWN = 8  # findings that came or went, listed one a line  # shown as the state line, not as a finding that came or went
 
@@ -239,7 +239,7 @@ def remove_characters(path, db: Database, names) -> Change:
     sf.data = [e for i, e in enumerate(sf.data) if i not in drop]
     meta = sf.meta()
     gone = set(drop.values())
-    for key in _META_NIGHTS:
+    for key in (n.official for n in NIGHT_TABLE):
         if meta is not None and isinstance(meta.get(key), list):
             meta[key] = [e for e in meta[key] if not (isinstance(e, str) and getattr(script.find(e), "id", None) in gone)]
     return _finish(sf, db, script, done, notes)

@@ -14,7 +14,7 @@ class ScriptforgeError(Exception):
 class DataError(ScriptforgeError):
     """A data file that cannot be read or does not match its schema."""
 
-    code = "data-invalid"  # its finding code (scriptforge.rules.findings)
+    code = "data-invalid"  # its finding code (scriptforge.findings)
 
 
 class DataReferenceError(DataError):

@@ -13,18 +13,45 @@ Salem's table of tryal cards by player count was an image the seed lost.
 """
 
 from dataclasses import dataclass, field
-import difflib
 from pathlib import Path
 
+from scriptforge.database import load_cached
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
 from scriptforge.languages import detect, fallback_chain, official, present, translation_source
-from scriptforge.ids import name_key
+from scriptforge.ids import NameIndex, name_key
 from scriptforge.paths import DATA_DIR
 
-#: The rule sets the database holds; ``botc`` is the character database of scriptforge.database.
-GAMES = ("botc", "salem", "werewolf", "mafia")
-OTHER_GAMES = GAMES[1:]
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set the database holds. BotC is played from scripts of characters (the character
+    database of scriptforge.database: sheets, night sheets and almanacs of a script); each other
+    game is its whole rule set at once (data/games/<id>, loaded here: one sheet, one night sheet)."""
+
+    id: str
+    from_scripts: bool
+
+
+RULE_SETS = {r.id: r for r in (RuleSet("botc", True), RuleSet("salem", False), RuleSet("werewolf", False),
+                               RuleSet("mafia", False))}
+GAMES = tuple(RULE_SETS)
+OTHER_GAMES = tuple(g for g, r in RULE_SETS.items() if not r.from_scripts)
+
+
+#: The rule set played from scripts (the character database): the default --game.
+SCRIPTED_GAME = next(g for g, r in RULE_SETS.items() if r.from_scripts)
+
+
+def rule_set(game: str) -> RuleSet:
+    """The rule set `game` names (a --game choice)."""
+    return RULE_SETS[game]
+
+
+def scripted(game: str) -> bool:
+    """Whether `game` (a rule set, or a translation unit's game: also the shared sheet words) is
+    the rule set played from scripts, whose texts are the character database's."""
+    found = RULE_SETS.get(game)
+    return found is not None and found.from_scripts
 GAMES_DIR = DATA_DIR / "games"
 
 
@@ -172,10 +199,9 @@ class GameDatabase:
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
     glossary: dict[str, list[dict]] = field(default_factory=dict)
-    _index: dict = field(default_factory=dict, repr=False, compare=False)
+    _index: NameIndex = field(default_factory=NameIndex, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        index: dict[str, list[str]] = {}
         items: list[Role | Step] = [*self.roles.values(), *self.steps.values()]
         for item in items:
             keys = {name_key(item.id), name_key(item.id.replace("_", " "))}
@@ -183,10 +209,7 @@ class GameDatabase:
                 keys.add(name_key(texts.name))
                 keys.update(name_key(a) for a in getattr(texts, "aliases", ()))
             for key in keys:
-                index.setdefault(key, [])
-                if item.id not in index[key]:
-                    index[key].append(item.id)
-        self._index.update(index)
+                self._index.add(key, item.id)
 
     # -- names ------------------------------------------------------------------------------
 
@@ -208,7 +231,7 @@ class GameDatabase:
         """Every role or step `name` (id, Korean or English name, alias) denotes; roles first."""
         if name in self.roles or name in self.steps:
             return [self.item(name)]
-        ids = self._index.get(name_key(name), [])
+        ids = self._index.ids(name_key(name))
         return sorted((self.item(i) for i in ids), key=lambda x: not isinstance(x, Role))
 
     def text_language(self, lang: str) -> str:
@@ -230,13 +253,7 @@ class GameDatabase:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         lang = detect(name, self.languages)
-        out: list[str] = []
-        for key in difflib.get_close_matches(name_key(name), self._index, n=limit * 2, cutoff=0.6):
-            for item_id in self._index[key]:
-                label = self.item(item_id).name(lang)
-                if label not in out:
-                    out.append(label)
-        return out[:limit]
+        return self._index.suggest(name, lambda item_id: self.item(item_id).name(lang), limit)
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -285,14 +302,12 @@ class GameDatabase:
 
 
 def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
-    """Load and check one game from `data_dir` (a games folder; default `games_dir()`); the first
-    problem is raised as a DataError."""
-    gdb, problems = check_game(game, data_dir)
-    if problems:
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        raise DataError(str(problems[0]) + more)
-    assert gdb is not None  # no problems: the game loaded
-    return gdb
+    """Load and check one game from `data_dir` (a games folder; default `games_dir()`) through the
+    database's loader cache (`database.load_cached`); the first problem is raised as a DataError."""
+    if game not in OTHER_GAMES:
+        raise NotFoundError(f"no game named '{game}'; games: {', '.join(GAMES)}")
+    root = Path(data_dir) if data_dir else games_dir()
+    return load_cached(f"game-{game}", Path(__file__), [root], GameDatabase, lambda: check_game(game, data_dir))
 
 
 def check_game(game: str, data_dir: Path | None = None) -> tuple[GameDatabase | None, list[DataError]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from scriptforge.database import Database
 from scriptforge.datafiles import line_of, validate
 from scriptforge.errors import DataError, InputError, ScriptforgeError
-from scriptforge.model import LIST_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
+from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
 from scriptforge.character_json import character_object
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.userfiles import read_yaml
@@ -219,8 +219,8 @@ class _Reader:
         """A character that wakes has a reminder for that night in each language, and only then."""
         for lang, t in texts.items():
             for key in NIGHTS:
-                reminder = t.first_night_reminder if key == "first_night" else t.other_night_reminder
-                field = "first_night_reminder" if key == "first_night" else "other_night_reminder"
+                reminder = t.night_reminder(key)
+                field = NIGHT_REMINDER_FIELDS[key]
                 if key in night and not reminder:
                     self.problem(f"field 'texts.{lang}.{field}': the character wakes then but has no "
                                  f"{lang} reminder", ["texts", lang])

@@ -34,7 +34,7 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterable, Protocol, Sequence
+from typing import Any, Callable, ContextManager, Iterable, Sequence
 import urllib.parse
 
 ICONS_URL = "https://release.botc.app/resources/characters/"
@@ -55,10 +55,6 @@ GIVE_UP = 12  # network failures in a row after which the other icons are not tr
 #: Which picture a team's character is shown with: its own alignment; Travellers both halves.
 OWN_ALIGNMENT = {"townsfolk": "g", "outsider": "g", "minion": "e", "demon": "e"}
 SPLIT = ("g", "e")  # Travellers: left half good, right half evil
-
-
-class Bar(Protocol):
-    def update(self, n_steps: int) -> None: ...
 
 
 @dataclass
@@ -297,7 +293,7 @@ def carried_over(pack: Path | None, ids: Iterable[str]) -> IconUpdate:
 
 def update_icons(records: Iterable[dict[str, Any]], *, installed: Path | None = None, from_dir: Path | None = None,
                  url: str = ICONS_URL, timeout: float = TIMEOUT,
-                 bar: Callable[[int], ContextManager[Bar]] | None = None) -> IconUpdate:
+                 bar: Callable[[int], ContextManager[Any]] | None = None) -> IconUpdate:
     """The icon of every official character in `records` (roles.json), fetched from `url` or read
     from `from_dir/icons/`, checked and normalised; what the `installed` pack already has is kept
     when its sources did not change. `bar(total)` makes the one progress bar."""
@@ -443,7 +439,3 @@ def icon_for(character_id: str, packs: Sequence[Path]) -> Path | None:
             if path.is_file():
                 return path
     return None
-
-
-def has_icons(packs: Sequence[Path]) -> bool:
-    return any(_manifest(Path(p)) for p in packs)

@@ -1,14 +1,18 @@
-"""The one place ids are made: character ids, reminder-token ids and name keys.
+"""The one place ids and addresses are made: character ids, reminder-token ids, name keys, the
+locale prefix of script ids (`ko_KR_imp`) and JSON pointers.
 
 A reminder token's id is made from its English label by the same rule as the official
 translation files' `reminders` keys, so a translated label finds its token without a mapping.
 """
 
+from collections.abc import Callable, Sequence
+import difflib
 import re
 import unicodedata
 
 _NOT_ID = re.compile(r"[^a-z0-9]")
 _NOT_NAME = re.compile(r"[\s'’`´\-_.·]")
+_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 NIGHT_STEPS = ("dusk", "minioninfo", "demoninfo", "dawn")
 
 
@@ -27,3 +31,47 @@ def token_id(label: str) -> str:
 def name_key(text: str) -> str:
     """Lookup key for names in any script: NFC, casefolded, without spaces, apostrophes and dashes."""
     return _NOT_NAME.sub("", unicodedata.normalize("NFC", text).casefold())
+
+
+def without_locale(text: str) -> str:
+    """An id as some script tools write it, without their locale prefix: `ko_KR_imp` -> `imp`."""
+    return _LOCALE_PREFIX.sub("", text)
+
+
+def json_pointer(steps: Sequence[str | int]) -> str:
+    """The JSON pointer (RFC 6901) to the node at `steps`: "" is the whole document, "/0/id" the
+    first item's id; `~` and `/` in a key are written `~0` and `~1`."""
+    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in steps)
+
+
+def place(steps: Sequence[str | int]) -> str:
+    """Where in a document, for a message: its JSON pointer, or "(top level)" for the whole of it."""
+    return json_pointer(steps) or "(top level)"
+
+
+class NameIndex:
+    """Name key -> the ids it names, in the order added: the one lookup behind `find`, `resolve`
+    and `suggest` of the BotC database and of every other rule set (`games`)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, list[str]] = {}
+
+    def add(self, key: str, item_id: str) -> None:
+        ids = self._ids.setdefault(key, [])
+        if item_id not in ids:
+            ids.append(item_id)
+
+    def ids(self, key: str) -> list[str]:
+        """The ids `key` (already a name key or an id) names, in the order added."""
+        return self._ids.get(key, [])
+
+    def suggest(self, name: str, label: Callable[[str], str], limit: int = 3, *, by_id: bool = False) -> list[str]:
+        """Display labels (`label(id)`) of the close matches for a misspelt `name`, at most `limit`;
+        `by_id`: each key's ids in id order instead of the order added."""
+        out: list[str] = []
+        for key in difflib.get_close_matches(name_key(name), self._ids, n=limit * 2, cutoff=0.6):
+            for item_id in sorted(self._ids[key]) if by_id else self._ids[key]:
+                shown = label(item_id)
+                if shown not in out:
+                    out.append(shown)
+        return out[:limit]

@@ -18,7 +18,6 @@ from scriptforge.paths import DATA_DIR
 
 REGISTRY_PATH = DATA_DIR / "languages.json"
 #: The shape of a language code in data files and schemas (the registry decides which exist).
-CODE_PATTERN = "^[a-z]{2,3}(-[A-Z][a-z]{3}|-[A-Z]{2}|-[0-9]{3})?$"
 
 
 @dataclass(frozen=True)

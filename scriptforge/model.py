@@ -10,19 +10,45 @@ from scriptforge.languages import fallback_chain, registry
 TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 PLAYER_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 COUNT_KEYS = {"townsfolk": "townsfolk", "outsider": "outsiders", "minion": "minions", "demon": "demons"}
-ALIGNMENTS = ("good", "evil")
+#: Each team's colour on sheets, night sheets and almanacs (templates/colours.css.j2 makes the CSS).
+TEAM_COLOURS = {"townsfolk": "#1d5aa6", "outsider": "#3f9bd6", "minion": "#d2541c", "demon": "#8e1016",
+                "traveller": "#6a4a9c", "fabled": "#b88a12", "loric": "#3f7d3a"}
 
 #: A character's text fields in almanac order (the two list fields hold several paragraphs).
 TEXT_FIELDS = ("name", "ability", "flavor", "overview", "how_to_run", "examples",
                "first_night_reminder", "other_night_reminder")
 LIST_FIELDS = ("how_to_run", "examples")
 PAGE_FIELDS = TEXT_FIELDS[:6]  # what an almanac page prints of them: all but the night reminders
-NIGHTS = ("first_night", "other_nights")
+
+
+@dataclass(frozen=True)
+class Night:
+    """Every spelling of one night, said once: each file format names the two nights its own way.
+
+    `key` is ours: the lists of night.yaml, the steps' texts in night texts, a homebrew character's
+    `night` numbers, the JSON output of `night`, and the attribute of `Database`, `NightOrder` and
+    `NightStep` holding that night's order or texts.
+    """
+
+    key: str  # "first_night"
+    reminder_field: str  # the `Texts` field of a character's reminder: "first_night_reminder"
+    official: str  # script `_meta` order, a character object's number, the night sheet: "firstNight"
+    official_reminder: str  # a character object's reminder text: "firstNightReminder"
+    translation: str  # an official translation file's role entry, and .po/diff field names: "first"
+
+
+NIGHT_TABLE = (Night("first_night", "first_night_reminder", "firstNight", "firstNightReminder", "first"),
+               Night("other_nights", "other_night_reminder", "otherNight", "otherNightReminder", "other"))
+NIGHTS = tuple(n.key for n in NIGHT_TABLE)
+#: night key -> its spellings
+NIGHT = {n.key: n for n in NIGHT_TABLE}
+#: a character's reminder text field -> its night
+NIGHT_OF_FIELD = {n.reminder_field: n for n in NIGHT_TABLE}
 #: night -> the text field holding a character's reminder for it
-NIGHT_REMINDER_FIELDS = {"first_night": "first_night_reminder", "other_nights": "other_night_reminder"}
+NIGHT_REMINDER_FIELDS = {n.key: n.reminder_field for n in NIGHT_TABLE}
 #: our text field -> its key in the official character object (script JSON, official roles file)
 OFFICIAL_TEXT_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor",
-                      "first_night_reminder": "firstNightReminder", "other_night_reminder": "otherNightReminder"}
+                      **{n.reminder_field: n.official_reminder for n in NIGHT_TABLE}}
 
 
 @dataclass(frozen=True)
@@ -226,7 +252,8 @@ class NightStep:
 
     def reminder(self, night: str, lang: str) -> str | None:
         """The step's text for `night` in `lang`, else along the registry's fallbacks."""
-        return pick_text(self.first_night if night == "first_night" else self.other_nights, lang)
+        texts: dict[str, str] = getattr(self, NIGHT[night].key)
+        return pick_text(texts, lang)
 
 
 def pick_text(texts: dict[str, str], lang: str) -> str | None:

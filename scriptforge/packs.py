@@ -26,10 +26,11 @@ from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import dump_yaml, locked
 from scriptforge.languages import codes, official
-from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, token_id
+from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, place, token_id
+from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS
 from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.rules.findings import short
+from scriptforge.findings import short
 
 FORMAT = 1
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
@@ -118,7 +119,7 @@ def recognise(data) -> str | None:
                 not any(x.get("id") == "_meta" for x in data):
             return "roles"
     if isinstance(data, dict):
-        if "firstNight" in data and "otherNight" in data:
+        if all(n.official in data for n in NIGHT_TABLE):
             return "nightsheet"
         if isinstance(data.get("roles"), dict):
             return "translation"
@@ -127,13 +128,11 @@ def recognise(data) -> str | None:
 
 @cache
 def _input_validator(kind: str):
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft7Validator
 
-    return Draft202012Validator(json.loads(schema_path(f"pack_{kind}").read_text(encoding="utf-8")))
+    return Draft7Validator(json.loads(schema_path(f"pack_{kind}").read_text(encoding="utf-8")))
 
 
-def _pointer(steps) -> str:
-    return "/" + "/".join(str(s).replace("~", "~0").replace("/", "~1") for s in steps)
 
 
 def read_source(path: Path, lang: str | None = None) -> Source:
@@ -167,7 +166,7 @@ def check_source(data: Any, kind: str, where: str | Path) -> None:
         steps = list(error.absolute_path)
         record = data[steps[0]] if steps and isinstance(data, list) else None
         named = f" (record '{record['id']}')" if isinstance(record, dict) and isinstance(record.get("id"), str) else ""
-        raise InputError(f"{kind} file, {_pointer(steps)}{named}: {short(error.message, 120)}", where=str(where))
+        raise InputError(f"{kind} file, {place(steps)}{named}: {short(error.message, 120)}", where=str(where))
 
 
 # -- building a pack ----------------------------------------------------------------------------
@@ -217,20 +216,18 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     known = set(records) | base_ids
     night = by_kind.get(("nightsheet", None))
     if night:
-        lists = {night_key: [normalize_id(i) for i in night.data[src]]
-                 for night_key, src in (("first_night", "firstNight"), ("other_nights", "otherNight"))}
+        lists = {n.key: [normalize_id(i) for i in night.data[n.official]] for n in NIGHT_TABLE}
         for night_key, ids in lists.items():
             dup = sorted({i for i in ids if ids.count(i) > 1})
             if dup or "" in ids:
-                raise InputError(f"nightsheet file, /{'firstNight' if night_key == 'first_night' else 'otherNight'}: "
+                raise InputError(f"nightsheet file, /{NIGHT[night_key].official}: "
                                  f"{'repeats ' + ', '.join(dup) if dup else 'an id without letters'}",
                                  where=str(night.path))
         out.files["night.yaml"] = lists
     wakes = out.files.get("night.yaml") or (
-        {"first_night": list(base_db.first_night), "other_nights": list(base_db.other_nights)} if base_db else
-        {"first_night": [], "other_nights": []})
+        {n: list(base_db.night_order(n)) if base_db else [] for n in NIGHTS})
     if roles:
-        _night_texts(roles, official(), {i: (r.get("firstNightReminder"), r.get("otherNightReminder"))
+        _night_texts(roles, official(), {i: tuple(r.get(n.official_reminder) for n in NIGHT_TABLE)
                                    for i, r in ((normalize_id(r["id"]), r) for r in roles.data)},
                      wakes, out, base_db, set(records))
         if labels_en:
@@ -357,9 +354,9 @@ def _steps(lang: str, base_db, given: dict | None = None) -> dict:
 
 def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: PackBuild, base_db, has_text: set,
                  steps: dict | None = None):
-    night = {"steps": _steps(lang, base_db, steps), "first_night": {}, "other_nights": {}}
+    night: dict = {"steps": _steps(lang, base_db, steps), **{n: {} for n in NIGHTS}}
     for char_id, pair in reminders.items():
-        for key, text in zip(("first_night", "other_nights"), pair):
+        for key, text in zip(NIGHTS, pair):
             if not text:
                 continue
             if char_id not in wakes[key]:
@@ -370,12 +367,12 @@ def _night_texts(src: Source, lang: str, reminders: dict, wakes: dict, out: Pack
                                     f"ability; the reminder is left out")
             else:
                 night[key][char_id] = text
-    if night["first_night"] or night["other_nights"] or steps:
+    if any(night[n] for n in NIGHTS) or steps:
         out.files[f"{lang}/night.yaml"] = night
 
 
 _TRANSLATION_KEYS = ("roles", "reminders", "jinxes")
-_ROLE_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor", "first": "first_night", "other": "other_nights"}
+_ROLE_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor", **{n.translation: n.key for n in NIGHT_TABLE}}
 
 
 def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: list, wakes: dict, base_db):
@@ -414,7 +411,7 @@ def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: l
         elif texts:
             out.warnings.append(f"{name}: /roles/{raw_id}: a name and an ability are both needed; "
                                 f"the texts are left out")
-        night[char_id] = (entry.get("first"), entry.get("other"))
+        night[char_id] = tuple(entry.get(n.translation) for n in NIGHT_TABLE)
     if base_db:
         with_text |= {c.id for c in base_db.characters.values() if lang in c.texts}
     _night_texts(src, lang, night, wakes, out, base_db, with_text, steps)
@@ -613,7 +610,6 @@ def pack_files(path: Path, lang: str | None = None) -> dict[str, object]:
 
 
 _TEXT_FIELDS = ("name", "ability", "flavor")
-_NIGHT_FIELDS = {"first_night": "first_night_reminder", "other_nights": "other_night_reminder"}
 
 
 def _view(files: dict) -> dict:
@@ -621,7 +617,7 @@ def _view(files: dict) -> dict:
     chars = {r["id"]: r for r in files.get("characters.yaml", {}).get("characters", [])}
     texts = {rel.split("/")[-1][:-5]: data for rel, data in files.items() if rel.startswith(f"{official()}/characters/")}
     night_texts = files.get(f"{official()}/night.yaml") or {}
-    for night_name, key in _NIGHT_FIELDS.items():
+    for night_name, key in NIGHT_REMINDER_FIELDS.items():
         for char_id, text in night_texts.get(night_name, {}).items():
             texts.setdefault(char_id, {})[key] = text
     labels = files.get(f"{official()}/reminders.yaml") or {}
@@ -674,7 +670,7 @@ def diff_packs(old_files: dict, new_files: dict, our_db=None) -> dict:
             if was != now:
                 report["changed"].append({"id": char_id, "field": key, "old": was, "new": now})
     for char_id in (i for i in new["texts"] if i in old["texts"]):
-        for key in (*_TEXT_FIELDS, *_NIGHT_FIELDS.values()):
+        for key in (*_TEXT_FIELDS, *NIGHT_REMINDER_FIELDS.values()):
             was, now = old["texts"][char_id].get(key), new["texts"][char_id].get(key)
             if was != now:
                 report["changed"].append({"id": char_id, "field": key, "old": was, "new": now})
@@ -684,7 +680,7 @@ def diff_packs(old_files: dict, new_files: dict, our_db=None) -> dict:
         if old["labels"][token] != new["labels"][token]:
             changed_units.append((f"reminder.{token}", new["labels"][token]))
     if old["night"] is not None and new["night"] is not None:
-        for key in ("first_night", "other_nights"):
+        for key in NIGHTS:
             moves = _moves(old["night"][key], new["night"][key])
             if moves:
                 report["night"][key] = moves
@@ -766,5 +762,4 @@ def diff_text(report: dict) -> str:
 def _short(value, limit: int = 70) -> str:
     from scriptforge.markup import to_text
 
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else to_text(value) or ""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return short(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else to_text(value) or "", limit)

@@ -21,7 +21,7 @@ from scriptforge.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
 from scriptforge.render.pdf import Renderer, require_printable
 from scriptforge.render.views import make_view
-from scriptforge.rules.validate import length_findings
+from scriptforge.script_schema import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
 
 if TYPE_CHECKING:

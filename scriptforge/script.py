@@ -14,14 +14,13 @@ from typing import Any
 from scriptforge.database import Database
 from scriptforge.errors import InputError, UnknownCharactersError
 from scriptforge.languages import detect
-from scriptforge.model import OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
+from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.userfiles import parse_json, read_text
-from scriptforge.ids import normalize_id
+from scriptforge.ids import normalize_id, without_locale
 from scriptforge.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.rules.findings import Finding, finding, short
+from scriptforge.findings import Finding, finding, short
 
-_LOCALE_PREFIX = re.compile(r"^[a-z]{2}_[A-Z]{2}_")
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 
 
@@ -33,7 +32,7 @@ class Script:
     meta: dict[str, Any]
     characters: tuple[Character, ...]
     problems: tuple[Finding, ...] = ()
-    document: Any = None  # the parsed JSON document, for the schema verdict (rules/validate)
+    document: Any = None  # the parsed JSON document, for the schema verdict (script_schema)
     paths: dict[str, str] = field(default_factory=dict)  # character id -> JSON pointer of its entry
     images: dict[str, str] = field(default_factory=dict)  # character id -> its `image`, as a URL
     jinxes: tuple[Jinx, ...] = ()  # jinxes carried by full character objects
@@ -114,7 +113,7 @@ def _unknown(db: Database, name: str, path: str) -> Finding:
     `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
     the official ids."""
     facts = official_facts()
-    key = normalize_id(_LOCALE_PREFIX.sub("", name))
+    key = normalize_id(without_locale(name))
     if key in facts.teams:
         return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
                                             f"run `{PACK_UPDATE}` to get the official data",
@@ -244,7 +243,7 @@ class _Reader:
 
     def _night(self, item: dict[str, Any]) -> dict[str, float]:
         night = {}
-        for key, night_key in (("firstNight", "first_night"), ("otherNight", "other_nights")):
+        for key, night_key in ((n.official, n.key) for n in NIGHT_TABLE):
             value = item.get(key)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and value == value \
                     and value != float("inf"):

@@ -26,6 +26,7 @@ import sys
 from typing import Any
 
 from scriptforge.errors import InputError
+from scriptforge.ids import place
 
 MAX_DEPTH = 64  # far deeper than any script, pack or homebrew file; deeper input only exhausts the stack
 MAX_VALUES = 2_000_000  # YAML aliases can make a small file expand to billions of values
@@ -106,7 +107,7 @@ def parse_json(text: str, label: str) -> Any:
     problem = first_problem(data)
     if problem is not None:
         steps, message = problem
-        raise InputError(f"{pointer(steps)}: {message}", where=label)
+        raise InputError(f"{place(steps)}: {message}", where=label)
     return data
 
 
@@ -203,11 +204,6 @@ def yaml_line(text: str, steps: list[str | int]) -> int:
 # -- the guard -----------------------------------------------------------------------------------
 
 
-def pointer(steps: list[str | int]) -> str:
-    """A JSON pointer (RFC 6901) to the node at `steps`; "" is the whole document."""
-    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in steps) or "(top level)"
-
-
 def _at(data: Any, steps: list[str | int]) -> Any:
     for step in steps:
         data = data[step]
@@ -279,4 +275,4 @@ def assert_writable(data: Any) -> None:
     problem = first_problem(data)
     if problem is not None:
         steps, why = problem
-        raise ValueError(f"refusing to write {pointer(steps)}: {why}")
+        raise ValueError(f"refusing to write {place(steps)}: {why}")

@@ -12,7 +12,7 @@ from scriptforge.errors import NotFoundError
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
 from scriptforge.rules.setup import setup_table
-from scriptforge.rules.validate import validate_file
+from scriptforge.analysis import validate_file
 from scriptforge.script import read_script
 
 from .conftest import EXAMPLES

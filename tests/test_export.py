@@ -10,7 +10,7 @@ from scriptforge.export import export_script
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
 from scriptforge.rules.setup import setup_table
-from scriptforge.rules.validate import validate_script
+from scriptforge.analysis import validate_script
 from scriptforge.script import read_script, script_from_data
 from tests.conftest import EXAMPLES, shared_path
 

@@ -184,7 +184,7 @@ def test_an_image_that_fails_to_decode_is_a_warning_naming_it(runner, tmp_path):
 
 
 def test_validate_prints_each_file_as_it_is_checked(runner, tmp_path, monkeypatch):
-    import scriptforge.rules.validate as validate_module
+    import scriptforge.analysis as validate_module
 
     files = [write(tmp_path / f"{n}.json", json.dumps(FIVE)) for n in range(3)]
     real, calls = validate_module.validate_file, []

@@ -135,7 +135,7 @@ def test_script_object_is_official_format(db, tmp_path):
                    "firstNight": 1.5, "firstNightReminder": "The Bard chooses a player.", "otherNight": 45,
                    "otherNightReminder": "The Bard chooses a player.", "reminders": ["Sung"], "setup": True,
                    "jinxes": [{"id": "imp", "reason": "The Imp cannot choose the Bard."}]}
-    from scriptforge.rules.validate import schema_valid
+    from scriptforge.script_schema import schema_valid
 
     assert schema_valid([{"id": "_meta", "name": "x"}, obj, "imp", "chef", "baron", "empath"])
 

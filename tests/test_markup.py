@@ -45,7 +45,7 @@ def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import keep_korean_words, make_view
     from scriptforge.rules.night import night_order
-    from scriptforge.rules.report import night_text
+    from scriptforge.text.scripts import night_text
     from scriptforge.script import read_script
 
     _, pack, _ = official_ko

@@ -9,7 +9,7 @@ import pytest
 from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.database import load_database
-from scriptforge.rules.validate import validate_data
+from scriptforge.analysis import validate_data
 from tests.conftest import shared_path
 
 SCRIPT = [{"id": "_meta", "name": "Pixie test"}, "pixi", "washerwoman", "chef", "empath", "monk", "imp", "baron"]

@@ -303,7 +303,7 @@ def test_corpus_validates_and_renders_with_the_official_pack(official_pack):
     from scriptforge.render.pdf import Renderer
     from scriptforge.analysis import analyse
     from scriptforge.render.views import make_view
-    from scriptforge.rules.validate import validate_script
+    from scriptforge.analysis import validate_script
     from scriptforge.script import read_script
 
     path, _ = official_pack

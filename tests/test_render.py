@@ -69,9 +69,10 @@ def test_fonts_are_the_bundled_ones_embedded_and_subset(korean_pdf):
         assert "/FontFile2" in descriptor
         assert re.match(r"/[A-Z]{6}\+Noto-Sans-CJK-KR", str(font["/BaseFont"]))  # subset prefix
         # the bundled font, never a system one (a system Noto Sans CJK KR has 65535 glyphs): the
-        # subset keeps glyph ids, so its glyph count is the bundled file's
+        # subset keeps glyph ids, so it has at most the bundled file's glyphs (HarfBuzz's subsetter,
+        # where libharfbuzz-subset is installed, ends the table at the last glyph used)
         embedded = TTFont(io.BytesIO(descriptor["/FontFile2"].get_object().get_data()))
-        assert embedded["maxp"].numGlyphs == bundled["maxp"].numGlyphs < 65535
+        assert embedded["maxp"].numGlyphs <= bundled["maxp"].numGlyphs < 65535
 
 
 def test_title_and_bookmarks_are_plain_text(korean_pdf, db):
@@ -347,14 +348,41 @@ def test_fast_font_subset_keeps_glyph_ids_and_outlines():
     assert is_bundled_font(data) and not is_bundled_font(data[:-4] + b"\0\0\0\0")
     full = TTFont(io.BytesIO(data))
     cmap = full.getBestCmap()
-    gids = {full.getGlyphID(cmap[ord(c)]) for c in "캐릭터 Imp 똑"}
-    small = TTFont(io.BytesIO(subset_keeping_gids(data, gids)))
-    assert small["maxp"].numGlyphs == full["maxp"].numGlyphs  # glyph ids unchanged
-    for gid in range(full["maxp"].numGlyphs):
+    text = "캐릭터 Imp 똑"
+    to_unicode = {full.getGlyphID(cmap[ord(c)]): c for c in text}  # glyph id -> character, as WeasyPrint gives it
+    subset = subset_keeping_gids(data, to_unicode)
+    small = TTFont(io.BytesIO(subset))
+    last = max(to_unicode)
+    assert small["maxp"].numGlyphs == last + 1  # glyph ids unchanged, the table ends at the last one used
+    assert len(small["hmtx"].metrics) == last + 1
+    for gid in range(last + 1):
         a = full["glyf"][full.getGlyphOrder()[gid]]
         b = small["glyf"][small.getGlyphOrder()[gid]]
-        if gid in gids:
+        if gid in to_unicode:
             assert list(a.getCoordinates(full["glyf"])[0]) == list(b.getCoordinates(small["glyf"])[0])
+            assert small["hmtx"][small.getGlyphOrder()[gid]] == full["hmtx"][full.getGlyphOrder()[gid]]
         elif gid:
             assert b.numberOfContours == 0
-    assert subset_keeping_gids(b"OTTO" + data[4:], gids) is None  # not TrueType: WeasyPrint's own subsetting
+    # the cmap holds the characters used, each on its glyph, and nothing else
+    assert {chr(c): small.getGlyphID(g) for c, g in small.getBestCmap().items()} == \
+        {c: full.getGlyphID(cmap[ord(c)]) for c in text}
+    assert len(subset) < len(data) / 10
+    assert subset_keeping_gids(b"OTTO" + data[4:], to_unicode) is None  # not TrueType: WeasyPrint's own subsetting
+
+
+def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):
+    """Fitting tries smaller text on copies: the view a caller passes is unchanged, and the size
+    that fits comes back (it used to be written into the caller's view)."""
+    import copy
+
+    from scriptforge.render.almanac import almanac_view, fit_sheet
+
+    class Crowded:  # a sheet that takes two pages at full size
+        def page_count(self, view, template, base_dir):
+            return 1 if view.sheet_scale < 1 else 2
+
+    view = almanac_view(analyse(read_script(FTPD, db), db), "ko")
+    before = copy.deepcopy(view)
+    scale, warnings = fit_sheet(view, Crowded(), None)
+    assert scale < 1 and "text set at" in warnings[0]
+    assert view == before

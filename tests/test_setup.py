@@ -12,7 +12,7 @@ from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.packs import import_pack
 from scriptforge.rules.setup import COUNTS, setup_table
-from scriptforge.rules.validate import validate_data
+from scriptforge.analysis import validate_data
 from scriptforge.script import script_from_data
 
 from tests.conftest import EXAMPLES, shared_path

@@ -9,8 +9,9 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.errors import InputError
-from scriptforge.rules.findings import REGISTRY, SEVERITIES
-from scriptforge.rules.validate import SCRIPT_SCHEMA, schema_valid, validate_data, validate_file
+from scriptforge.findings import REGISTRY, SEVERITIES
+from scriptforge.analysis import validate_data, validate_file
+from scriptforge.script_schema import SCRIPT_SCHEMA, schema_valid
 
 from tests.conftest import EXAMPLES, ROOT, shared_path
 
@@ -111,9 +112,9 @@ def official_validator():
 
 @pytest.fixture(scope="module")
 def our_validator():
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft7Validator  # every scriptforge schema is draft-07, the draft fastjsonschema implements
 
-    return Draft202012Validator(json.loads(SCRIPT_SCHEMA.read_text()))
+    return Draft7Validator(json.loads(SCRIPT_SCHEMA.read_text()))
 
 
 def test_schema_verdicts_match_official_on_corpus(official_validator, our_validator):
@@ -216,7 +217,7 @@ def test_show_and_list_stay_import_light():
     import subprocess
     import sys
 
-    code = ("import sys, scriptforge.cli, scriptforge.rules.validate, scriptforge.rules.night, scriptforge.script;"
+    code = ("import sys, scriptforge.cli, scriptforge.analysis, scriptforge.script_schema, scriptforge.rules.night, scriptforge.script;"
             "print(any(m in sys.modules for m in ('jsonschema', 'weasyprint')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

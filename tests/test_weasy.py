@@ -49,6 +49,17 @@ print(imported_fast(), "pycparser" in sys.modules, loaded, type(pydyf.zlib).__na
     assert len(list((tmp_path / "scriptforge" / "cffi").glob("_scriptforge_cffi_*.py"))) == 1
 
 
+def test_every_change_to_weasyprint_is_in_force_on_the_installed_version(tmp_path):
+    code = """
+from scriptforge.render.weasy import PATCHES, inactive_patches
+print(len(PATCHES), inactive_patches())
+"""
+    result = _python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+    count, inactive = result.stdout.split(" ", 1)
+    assert int(count) >= 7 and inactive.strip() == "[]", result.stdout
+
+
 def test_weasyprint_is_imported_the_ordinary_way_when_the_fast_way_fails(tmp_path):
     code = """
 from scriptforge.render import weasy
@@ -99,10 +110,10 @@ def weasyprints_own(db):
     """A renderer whose documents use WeasyPrint's own HTML parser and user-agent stylesheet."""
     weasyprint = import_weasyprint()
     from weasyprint.css.counters import CounterStyle
-    import weasyprint.html
+    from weasyprint.html import UA
 
     counters = CounterStyle()
-    stylesheet = weasyprint.CSS(string=weasyprint.html.UA, counter_style=counters)
+    stylesheet = weasyprint.CSS(string=UA, counter_style=counters)
 
     class OwnUserAgent(weasyprint.HTML):
         def _ua_stylesheets(self, forms=False):

@@ -28,7 +28,7 @@ from scriptforge.glossary import apply_glossary
 from scriptforge.languages import official
 from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
 from scriptforge.ids import name_key, normalize_id
-from scriptforge.rules.findings import short
+from scriptforge.findings import short
 from scriptforge.character_json import character_object
 
 TEAM_WORDS = {

@@ -17,13 +17,14 @@ from pathlib import Path
 import re
 from typing import Callable, Iterable
 
+from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.l10n.provenance import STALE, state, source_of
 from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
 from scriptforge.languages import detect, present, writing_systems
 from scriptforge.languages import get as get_language
 from scriptforge.ids import name_key
 from scriptforge.paths import DATA_DIR
-from scriptforge.rules.findings import Finding, Selection, register
+from scriptforge.findings import Finding, Selection, register, short
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Context:
         self.langs = tuple(langs) if langs is not None else unit_languages(db, self.units)
         # lang -> glossary terms, per game: BotC's own, and the one the other games share
         # (data/games/<lang>/glossary.yaml), which also covers their shared sheet words
-        self.glossaries = {"botc": db.glossary} if db is not None else {}
+        self.glossaries = {SCRIPTED_GAME: db.glossary} if db is not None else {}
         for game_id, gdb in self.games.items():
             self.glossaries[game_id] = self.glossaries[SHARED_UI] = gdb.glossary
 
@@ -69,7 +70,7 @@ class Context:
             character = character or unit.character
             field = field or (unit.field if unit.character else unit.key)
             game = game or unit.game
-        return Finding(code, severity or REGISTRY[code].severity, message, data=data, lang=lang, game=game or "botc",
+        return Finding(code, severity or REGISTRY[code].severity, message, data=data, lang=lang, game=game or SCRIPTED_GAME,
                        character=character, field=field)
 
     def texts(self, lang, game=None):
@@ -97,13 +98,9 @@ def _file(unit: Unit, lang: str) -> str:
 
     if unit.game == SHARED_UI:
         return f"data/games/{lang}/ui.yaml"
-    if unit.game != "botc":  # group: <game>.roles, <game>.steps or <game>.game
+    if not scripted(unit.game):  # group: <game>.roles, <game>.steps or <game>.game
         return f"data/games/{unit.game}/{lang}/{unit.group.split('.', 1)[1]}.yaml"
     return slot(Path("data"), lang, unit.key).path.as_posix()
-
-
-def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # -- completeness -----------------------------------------------------------------------------
@@ -142,7 +139,7 @@ def untranslated(ctx: Context) -> Iterable[Finding]:
             if source and mine and mine == theirs and writing_systems(mine) and source_of(ctx.db, unit, lang) != "-":
                 if detect(mine, (lang, source)) != lang and not _same_word_is_fine(mine, lang, source):
                     yield ctx.finding("untranslated", lang, f"{unit.key}: same text as in "
-                                      f"{source} ('{_short(mine)}')", unit)
+                                      f"{source} ('{short(mine, 40)}')", unit)
 
 
 @check("stale", "error")
@@ -167,7 +164,7 @@ def night_marker(ctx: Context) -> Iterable[Finding]:
     """The night '*' (each night*, 매일 밤*) is in one language's text and not (as often) in the other's."""
     for unit in ctx.units:
         # night texts and flavor are left out: there the official texts use '*' as markup (*KNOW*)
-        if unit.game != "botc" or len(unit.texts) < 2 or unit.group in (*_NIGHT_GROUPS, "flavor"):
+        if not scripted(unit.game) or len(unit.texts) < 2 or unit.group in (*_NIGHT_GROUPS, "flavor"):
             continue
         counts = {lang: (unit.flat(lang) or "").count("*") for lang in unit.texts}
         for lang in ctx.langs:
@@ -243,7 +240,7 @@ def _pairs(ctx: Context, groups: tuple[str, ...] = ()) -> Iterable[tuple[Unit, s
     """(unit, lang, other, text, other text) for every BotC unit with texts in both languages
     (list items joined), per checked language."""
     for unit in ctx.units:
-        if unit.game != "botc" or len(unit.texts) < 2 or (groups and unit.group not in groups):
+        if not scripted(unit.game) or len(unit.texts) < 2 or (groups and unit.group not in groups):
             continue
         for lang in ctx.langs:
             other = source_language(unit, lang, ctx.db)
@@ -326,7 +323,7 @@ def night_register(ctx: Context) -> Iterable[Finding]:
     for lang in (code for code in ctx.langs if _hangul(code)):
         for unit in ctx.units:
             text = unit.text(lang)
-            if unit.game == "botc" and unit.group in _NIGHT_GROUPS and isinstance(text, str):
+            if scripted(unit.game) and unit.group in _NIGHT_GROUPS and isinstance(text, str):
                 found = _IMPERATIVE.findall(text)
                 if found:
                     yield ctx.finding("night-register", lang, f"{unit.key}: '{found[0]}' is the imperative; night "
@@ -467,9 +464,9 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
         lower_words: set[str] = set()
         if not _hangul(lang):
-            for _, _, text in ctx.texts(lang, "botc"):
+            for _, _, text in ctx.texts(lang, SCRIPTED_GAME):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
-        for unit, index, text in ctx.texts(lang, "botc"):
+        for unit, index, text in ctx.texts(lang, SCRIPTED_GAME):
             if unit.field == "name" and unit.character:
                 continue
             seen = set()

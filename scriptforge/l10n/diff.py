@@ -3,12 +3,14 @@
 from pathlib import Path
 import re
 
+from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
 from scriptforge.l10n.provenance import state
 from scriptforge.l10n.units import character_units, game_units, selected_units
 from scriptforge.ids import normalize_id, token_id
+from scriptforge.model import NIGHT_TABLE
 
 
 def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
@@ -21,7 +23,7 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
         units = []
         for name in ids:
             game, item_id = _resolve(db, games, name)
-            if game == "botc":
+            if scripted(game):
                 units += character_units(db, item_id)
             else:
                 units += [u for u in game_units(games[game]) if u.character == item_id]
@@ -42,7 +44,7 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
 def _resolve(db, games: dict, name: str) -> tuple[str, str]:
     """(game, id) of the character, role, card or step `name` denotes, in the first game (BotC,
     then the others) where it names something; an ambiguous name there is an error."""
-    sources = ([("botc", db)] if db is not None else []) + list(games.items())
+    sources = ([(SCRIPTED_GAME, db)] if db is not None else []) + list(games.items())
     for game, where in sources:
         if where.find(name):
             return game, where.resolve(name).id
@@ -55,11 +57,11 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
 def diff_text(rows: list[dict], source: str, target: str) -> str:
     lines, current = [], object()
     for row in rows:
-        game = row.get("game", "botc")
+        game = row.get("game", SCRIPTED_GAME)
         here = (game, row["character"])
         if here != current:
             current = here
-            if game == "botc":
+            if scripted(game):
                 lines.append(f"== {row['character']}" if row["character"] else
                              "== (night steps, labels, jinxes, UI)")
             else:
@@ -93,8 +95,8 @@ _KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "ter
 _SPACING = re.compile(r"[\s\W_]+")
 #: Fields of an official role entry, and ours they compare with.
 _ROLE_FIELDS = (("name", "name"), ("ability", "ability"), ("flavor", "flavor"),
-                ("first", "first_night_reminder"), ("other", "other_night_reminder"))
-_STEP_FIELDS = (("name", "names"), ("first", "first_night"), ("other", "other_nights"))
+                *((n.translation, n.reminder_field) for n in NIGHT_TABLE))
+_STEP_FIELDS = (("name", "names"), *((n.translation, n.key) for n in NIGHT_TABLE))
 
 
 def difference_kind(ours: str | None, theirs: str, terms: list[dict]) -> str:

@@ -20,7 +20,7 @@ from scriptforge.errors import InputError
 from scriptforge.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units, text_hash
-from scriptforge.model import LIST_FIELDS
+from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
 from scriptforge.languages import get as get_language, official, resolve, translation_source
 from scriptforge.ids import NIGHT_STEPS
 
@@ -121,7 +121,7 @@ def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None
     parts = context.split(".")
     kind = parts[0]
     if kind == "step":
-        if len(parts) != 3 or parts[1] not in NIGHT_STEPS or parts[2] not in ("name", "first_night", "other_nights"):
+        if len(parts) != 3 or parts[1] not in NIGHT_STEPS or parts[2] not in ("name", *NIGHTS):
             _fail(path, line, f"msgctxt {context!r}: not a night step text (step.<dusk|minioninfo|demoninfo|dawn>."
                               "<name|first_night|other_nights>)")
         return context, None
@@ -155,9 +155,9 @@ def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None
         return f"{parts[0]}.{field}", int(parts[2]) - 1
     if len(parts) != 2:
         _fail(path, line, f"msgctxt {context!r}: unknown field")
-    if field.endswith("_reminder"):
-        night = "first_night" if field == "first_night_reminder" else "other_nights"
-        order = db.first_night if night == "first_night" else db.other_nights
+    if field in NIGHT_OF_FIELD:
+        night = NIGHT_OF_FIELD[field].key
+        order = db.night_order(night)
         if parts[0] not in order and night not in db.characters[parts[0]].night:
             _fail(path, line, f"msgctxt {context!r}: {parts[0]} does not wake on the {night.replace('_', ' ')}")
     return context, None
@@ -243,12 +243,12 @@ def _set(doc: YamlDoc, where, lang, key, value, db) -> None:
         for parent in parents:
             node = node.setdefault(parent, {})
         node[leaf] = value
-    elif rest.endswith("_reminder"):
-        night = "first_night" if rest == "first_night_reminder" else "other_nights"
+    elif rest in NIGHT_OF_FIELD:
+        night = NIGHT_OF_FIELD[rest].key
         data.setdefault("steps", {})
         table = data.setdefault(night, {})
         if kind not in table:
-            order = list(db.first_night if night == "first_night" else db.other_nights)
+            order = list(db.night_order(night))
             pos = {c: i for i, c in enumerate(order)}
             items = list(table.items()) + [(kind, value)]
             if all(c in pos for c, _ in items):

@@ -18,9 +18,11 @@ from typing import Any
 
 import yaml
 
+from scriptforge.games import scripted
 from scriptforge.fileio import dump_yaml, locked, write_files
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, text_hash, unit_languages
 from scriptforge.languages import translation_source
+from scriptforge.model import NIGHT_OF_FIELD
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
 
@@ -46,7 +48,7 @@ def source_of(db, unit: Unit, lang: str) -> str | None:
 
 def _recorded(db, unit: Unit, lang: str):
     """(source lang, hash) recorded for a BotC unit; the other games' texts record none."""
-    if unit.game != "botc" or db is None:
+    if not scripted(unit.game) or db is None:
         return None
     return db.provenance.get(lang, {}).get(unit.key)
 
@@ -72,8 +74,8 @@ def slot(root: Path, lang: str, key: str) -> Slot:
     if kind == "ui":
         return Slot(root / lang / "ui.yaml", rest, 0)
     char_id, field = kind, rest
-    if field in ("first_night_reminder", "other_night_reminder"):
-        night = "first_night" if field == "first_night_reminder" else "other_nights"
+    if field in NIGHT_OF_FIELD:
+        night = NIGHT_OF_FIELD[field].key
         return Slot(root / lang / "night.yaml", f"{night}.{char_id}", 0)
     return Slot(root / lang / "characters" / f"{char_id}.yaml", field, CHAR_FIELDS.index(field))
 
@@ -214,7 +216,7 @@ def status(db, games=None) -> dict:
     games = games or {}
     units = selected_units(db, games)
     groups = list(GROUPS) if db is not None else []
-    groups += [u.group for u in units if u.game != "botc" and u.group not in groups]
+    groups += [u.group for u in units if not scripted(u.game) and u.group not in groups]
     langs = unit_languages(db, units)
     out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in groups} for lang in langs}
     for unit in units:

@@ -27,8 +27,9 @@ A unit exists when at least one language has its text.
 from dataclasses import dataclass
 import hashlib
 
+from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.languages import codes, fallback_chain, official
-from scriptforge.model import TEXT_FIELDS
+from scriptforge.model import NIGHTS, TEXT_FIELDS
 from scriptforge.ids import NIGHT_STEPS
 
 CHAR_FIELDS = TEXT_FIELDS
@@ -47,7 +48,7 @@ class Unit:
     character: str | None  # character id, for per-character units
     field: str  # field name inside the unit's kind (ability, first_night, a token id, ...)
     texts: dict  # lang -> str, or tuple of str for list fields; absent where there is none
-    game: str = "botc"  # botc, salem, werewolf, mafia, or "games" for the shared sheet words
+    game: str = SCRIPTED_GAME  # botc, salem, werewolf, mafia, or "games" for the shared sheet words
 
     def text(self, lang: str):
         return self.texts.get(lang)
@@ -85,7 +86,7 @@ def kind_of(unit: Unit) -> str:
     """The kind of text a unit holds, as a glossary's `wrong_in` names it (scriptforge.glossary):
     a character field's name, night, reminders, jinxes or ui. The other games' texts are names,
     sheet words (ui) or rule prose (overview)."""
-    if unit.game == "botc":
+    if scripted(unit.game):
         return _KINDS.get(unit.group, unit.group)
     if unit.game == SHARED_UI:
         return "ui"
@@ -132,8 +133,7 @@ def all_units(db) -> list[Unit]:
         out.extend(character_units(db, char_id))
     for step_id in NIGHT_STEPS:
         step = db.steps[step_id]
-        for name, texts in (("name", step.names), ("first_night", step.first_night),
-                            ("other_nights", step.other_nights)):
+        for name, texts in (("name", step.names), *((n, getattr(step, n)) for n in NIGHTS)):
             if texts:
                 out.append(Unit(f"step.{step_id}.{name}", "night_steps", None, name, dict(texts)))
     tokens = []

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scriptforge.analysis import Analysis
-from scriptforge.describe import setup_description
+from scriptforge.describe import effect_text
 from scriptforge.languages import default, split_pair, translation_source
-from scriptforge.model import LIST_FIELDS, PAGE_FIELDS, Character, pick_text
+from scriptforge.model import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Icon, SheetView, labels_for, make_view
 
 TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)
@@ -144,17 +144,6 @@ def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
     return out
 
 
-def setup_text(ch: Character, db, lang: str, names: dict[str, str] | None = None) -> str | None:
-    """The setup effect in words, e.g. "-1 Outsider" / "외지인 -1명"; None for no effect."""
-    if ch.setup is None:
-        return None
-    names = names or {}
-    return setup_description(
-        ch.setup, db, lang, names.get(ch.id) or ch.name(lang),
-        lambda other: names.get(other) or (db.characters[other].name(lang) if other in db.characters else other),
-    ) or None
-
-
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
     tokens = (*ch.reminders, *ch.reminders_global)
     if not tokens:
@@ -170,7 +159,7 @@ def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
 
 def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, views: dict) -> list[Fact]:
     facts = []
-    for night in ("first_night", "other_nights"):
+    for night in NIGHTS:
         ids = order.order(night)
         if ch.id in ids:
             text, used = ch.night_reminder(night, lang)
@@ -182,7 +171,7 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
     if tokens:
         facts.append(Fact("reminders", labels["reminders"], tokens))
     names = {i: v.name for i, v in views.items()}
-    setup = setup_text(ch, db, lang, names)
+    setup = effect_text(ch, db, lang, names)
     if setup:
         facts.append(Fact("setup", labels["setup"], setup))
     for jinx in sheet.jinxes:
@@ -251,21 +240,23 @@ def fallback_warning(view: AlmanacView) -> str | None:
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
     """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file.
     The character sheet is set smaller where it would not fit on one page, as `build` does."""
-    warnings = fit_sheet(view, renderer, base_dir) if fmt != "html" else []
+    warnings: list[str] = []
+    if fmt != "html":
+        scale, warnings = fit_sheet(view, renderer, base_dir)
+        view = replace(view, sheet_scale=scale)
     rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir)
     rendered.warnings[:0] = warnings
     return rendered
 
 
-def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> list[str]:
-    """Set `view.sheet_scale` to the first of the renderer's SHRINK_STEPS at which the character
-    sheet, laid out alone, takes one page; the warning that says so (none at 100 %)."""
+def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
+    """(the first of the renderer's SHRINK_STEPS at which the character sheet, laid out alone,
+    takes one page; the warning that says so, none at 100 %)."""
     from scriptforge.render.pdf import SHRINK_STEPS
 
     for scale in SHRINK_STEPS:
         alone = replace(view, sheet_only=True, sheet_scale=scale)
         if renderer.page_count(alone, "almanac.html.j2", base_dir) <= 1:
-            view.sheet_scale = scale
-            return [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
-    view.sheet_scale = SHRINK_STEPS[-1]
-    return [f"the character sheet does not fit on 1 page even at {round(SHRINK_STEPS[-1] * 100)}% text size"]
+            return scale, [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
+    return SHRINK_STEPS[-1], [f"the character sheet does not fit on 1 page even at "
+                              f"{round(SHRINK_STEPS[-1] * 100)}% text size"]

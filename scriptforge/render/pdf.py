@@ -41,7 +41,8 @@ import markupsafe
 
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
-from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
+from scriptforge.model import TEAM_COLOURS
+from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -246,11 +247,12 @@ class Renderer:
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
         self.env.filters["css_string"] = css_string
-        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8")
+        self.env.globals["BADGE_COLOURS"] = BADGE_COLOURS
+        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8") + self.env.get_template(
+            "colours.css.j2").render(teams=TEAM_COLOURS, badges=BADGE_COLOURS)
         self._font_config: Any = None  # weasyprint FontConfiguration
         self._font_config_bundled_only = False
         self._system_font_config: Any = None
-        self._use_system_fonts = False  # set while rendering text the bundled fonts lack
         self._font_data_urls: dict[str, str] | None = None  # font file name -> data: URL
         self._stylesheet = None
 
@@ -418,7 +420,7 @@ class Renderer:
         css = markupsafe.Markup(self.css if embed_fonts else "")
         # Where fontconfig sees only the bundled fonts it finds them by family name (sheet.css),
         # which lays out faster than loading them again through @font-face.
-        found = not (embed_fonts or system_fonts or self._use_system_fonts) and self.fontconfig_has_bundled_fonts
+        found = not (embed_fonts or system_fonts) and self.fontconfig_has_bundled_fonts
         faces = [] if found else self.font_faces(embed_fonts)
         if faces and not embed_fonts:
             _free_font_copies_at_exit()
@@ -475,16 +477,19 @@ class Renderer:
     def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only)."""
         base_url = (Path(base_dir).resolve().as_uri() + "/") if base_dir else FONTS_DIR.resolve().as_uri() + "/"
-        font_config = self.system_font_config if system_fonts or self._use_system_fonts else self.font_config
+        font_config = self.system_font_config if system_fonts else self.font_config
         return html_document(html, base_url, self.url_fetcher(base_dir, warnings)).render(
             font_config=font_config, stylesheets=[self.stylesheet])
 
-    def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1):
-        """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages."""
+    def _fit(self, view, template: str, base_dir, warnings: list[str], what: str, pages_wanted: int = 1,
+             system_fonts: bool = False):
+        """Lay out `view`, shrinking the text in SHRINK_STEPS until it takes `pages_wanted` pages
+        (each size a copy of `view`: the view itself is left as it was)."""
         tried: list[tuple[float, Any]] = []  # (scale, weasyprint Document)
         for scale in SHRINK_STEPS:
-            view.scale = scale
-            document = self.layout(self.html(view, template), base_dir, warnings)
+            sized = replace(view, scale=scale)
+            document = self.layout(self.html(sized, template, system_fonts=system_fonts), base_dir, warnings,
+                                   system_fonts=system_fonts)
             if len(document.pages) <= pages_wanted:
                 if scale < 1.0:
                     warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on "
@@ -495,12 +500,11 @@ class Renderer:
         # than that (bigger text, and a last page that is not nearly empty).
         fewest = len(tried[-1][1].pages)
         scale, document = next((s, d) for s, d in tried if len(d.pages) == fewest)
-        view.scale = scale
         warnings.append(f"{what} does not fit on {pages_wanted} page{'s' if pages_wanted > 1 else ''}: "
                         f"it takes {fewest} pages, at {round(scale * 100)}% text size")
         return document
 
-    def documents(self, view, base_dir, warnings: list[str]) -> list:
+    def documents(self, view, base_dir, warnings: list[str], system_fonts: bool = False) -> list:
         """The laid-out parts: sheet (one page), back page, one page per night.
 
         Everything is laid out as one HTML document first (one style computation, one layout
@@ -509,20 +513,24 @@ class Renderer:
         """
         parts = int(bool(view.show_sheet)) + int(bool(view.back)) + len(view.nights)
         if parts > 1:
-            view.scale = SHRINK_STEPS[0]
-            document = self.layout(self.html(view, "sheet.html.j2"), base_dir, warnings)
+            whole = replace(view, scale=SHRINK_STEPS[0])
+            document = self.layout(self.html(whole, "sheet.html.j2", system_fonts=system_fonts), base_dir, warnings,
+                                   system_fonts=system_fonts)
             if len(document.pages) == parts:
                 return [document]
         docs = []
         if view.show_sheet:
             sheet = replace(view, nights=[], back=None)
-            docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet"))
+            docs.append(self._fit(sheet, "sheet.html.j2", base_dir, warnings, "the character sheet",
+                                  system_fonts=system_fonts))
         if view.back:
             back = replace(view, nights=[], show_sheet=False)
-            docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page"))
+            docs.append(self._fit(back, "sheet.html.j2", base_dir, warnings, "the back page",
+                                  system_fonts=system_fonts))
         for night in view.nights:
             part = replace(view, nights=[night], back=None, show_sheet=False)
-            docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'"))
+            docs.append(self._fit(part, "nightsheet.html.j2", base_dir, warnings, f"the night sheet '{night.title}'",
+                                  system_fonts=system_fonts))
         return docs
 
     def pdf_bytes(self, docs: list) -> bytes:
@@ -557,12 +565,7 @@ class Renderer:
         view, missing = self._prepare(view, base_dir, warnings)
         if fmt == "html":
             return self._html_output(view, "sheet.html.j2", warnings)
-        self._use_system_fonts = missing
-        try:
-            docs = self.documents(view, base_dir, warnings)
-        finally:
-            self._use_system_fonts = False
-        return self._pdf_output(docs, fmt, warnings)
+        return self._pdf_output(self.documents(view, base_dir, warnings, system_fonts=missing), fmt, warnings)
 
     def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
                         balance: bool = False) -> Rendered:
@@ -594,11 +597,10 @@ class Renderer:
         if len(document.pages) < 2 or page_used(document.pages[-1]) >= BALANCED_PAGE:
             return document
         for scale in SHRINK_STEPS[1:4]:
-            view.scale = scale
-            tighter = self.layout(self.html(view, template, system_fonts=missing), base_dir, [], system_fonts=missing)
+            tighter = self.layout(self.html(replace(view, scale=scale), template, system_fonts=missing), base_dir, [],
+                                  system_fonts=missing)
             if len(tighter.pages) < len(document.pages):
                 return tighter
-        view.scale = SHRINK_STEPS[0]
         return document
 
     def _prepare(self, view, base_dir, warnings: list[str]):

@@ -11,21 +11,15 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 import re
 
 from scriptforge.analysis import Analysis
+from scriptforge.describe import setup_cell
 from scriptforge.languages import char_class, default, split_pair, uses
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
+from scriptforge.model import COUNT_KEYS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character
 from scriptforge.render.measure import NameColumn, name_column
 
-TEAM_COLOURS = {
-    "townsfolk": "#1d5aa6",
-    "outsider": "#3f9bd6",
-    "minion": "#d2541c",
-    "demon": "#8e1016",
-    "traveller": "#6a4a9c",
-    "fabled": "#b88a12",
-    "loric": "#3f7d3a",
-}
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
+#: The icons drawn as a badge of a class of templates/colours.css.j2 (c-<key>), not an inline colour.
+BADGE_COLOURS = {**TEAM_COLOURS, **STEP_COLOURS}
 EXTRA_TEAMS = ("traveller", "fabled", "loric")
 _NOT_FIRST_NIGHT = re.compile(r"\*")
 
@@ -310,7 +304,7 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
     lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
     out = []
-    for night in ("first_night", "other_nights"):
+    for night in NIGHTS:
         steps = []
         for item_id in order.order(night):
             entry = order.entries[item_id]
@@ -367,7 +361,6 @@ def sheet_name_column(view: SheetView) -> NameColumn | None:
 def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView]) -> dict:
     """The back page: the 5-15 player setup table (the base count, and beside it the range over
     every legal bag where the setup characters change it) and a compact night order."""
-    from scriptforge.rules.report import setup_cell
 
     labels = labels_for(analysis.db, sheet_lang)
     rows = analysis.setup

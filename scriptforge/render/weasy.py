@@ -31,8 +31,9 @@ test compares the PDFs); anything that is not well-formed XML goes to WeasyPrint
 fontconfig sees only the bundled fonts while WeasyPrint is imported and whenever scriptforge
 makes a font configuration (``only_bundled_fonts``).
 
-These changes reach into WeasyPrint's internals, so pyproject.toml pins WeasyPrint to the releases
-they are tested on. ``SCRIPTFORGE_PLAIN_WEASYPRINT=1`` turns every one of them off (``plain``):
+These changes reach into WeasyPrint's internals: ``PATCHES`` at the end lists every one with a
+check that it is in force, tests/test_weasy.py runs them all on the installed release, and
+pyproject.toml pins WeasyPrint to the releases they pass on. ``SCRIPTFORGE_PLAIN_WEASYPRINT=1`` turns every one of them off (``plain``):
 the ordinary import, WeasyPrint's own HTML parser, user-agent stylesheet, font subsetting and
 compression, and fontconfig's own configuration (the bundled fonts then come through
 ``@font-face``). A test renders the examples both ways and expects the same text and pages.
@@ -457,3 +458,74 @@ class only_bundled_fonts:
         else:
             os.environ["FONTCONFIG_FILE"] = self.saved
         return False
+
+
+# -- every change to WeasyPrint, and whether it applies --------------------------------------
+
+
+def _ua_stylesheet_is_ours() -> bool:
+    html = sys.modules.get("weasyprint.html")
+    return html is not None and all(isinstance(getattr(html, name, None), _Deferred)
+                                    for name in ("UA_FORM_STYLESHEET", "PH_STYLESHEET"))
+
+
+def _xml_document_matches() -> bool:
+    """``html_document`` builds the HTML object WeasyPrint's own constructor would: same attributes."""
+    weasyprint = import_weasyprint()
+    page = '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>'
+    ours = html_document(page, "file:///", None)
+    theirs = weasyprint.HTML(string=page, base_url="file:///")
+    return type(ours) is weasyprint.HTML and set(vars(ours)) == set(vars(theirs))
+
+
+def _lazy_modules_deferred() -> bool:
+    """(In a process that has not used them yet.)"""
+    return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
+               for name in ("fontTools.subset", "fontTools.varLib.instancer"))
+
+
+def _faster_compression() -> bool:
+    import pydyf
+
+    return isinstance(getattr(pydyf, "zlib", None), _Level6Zlib)
+
+
+def _fast_subsetting() -> bool:
+    from weasyprint.pdf.fonts import Font
+
+    return getattr(getattr(Font, "_fonttools_subset", None), "_scriptforge", False)
+
+
+def _private_reads() -> bool:
+    """The private attributes scriptforge reads: a laid-out page's boxes (``pdf.page_used``) and a
+    FontConfiguration's temporary folder attribute (``Renderer.temporary_font_folders``)."""
+    weasyprint = import_weasyprint()
+    from weasyprint.text.fonts import FontConfiguration
+
+    page = weasyprint.HTML(string="<p>x</p>").render().pages[0]
+    return hasattr(page, "_page_box") and hasattr(page._page_box, "descendants") and \
+        hasattr(FontConfiguration(), "_folder")
+
+
+#: Every change scriptforge makes to WeasyPrint or internal it relies on: (name, what, a check that
+#: it is in force in this process after ``import_weasyprint``). tests/test_weasy.py runs every
+#: check in a new process on the installed WeasyPrint, so a release that makes one stop applying
+#: fails the tests instead of silently costing speed or changing the output.
+PATCHES: tuple[tuple[str, str, Any], ...] = (
+    ("compiled-cffi", "C declarations compiled once into the user cache (no pycparser per process)", imported_fast),
+    ("lazy-modules", "fontTools' subsetter and instancer, Pillow, the HTML parser imported on first use",
+     _lazy_modules_deferred),
+    ("ua-stylesheet", "templates/ua.css for the HTML user-agent stylesheet; forms and hints parsed on demand",
+     _ua_stylesheet_is_ours),
+    ("xml-parser", "html_document: XHTML read by the XML parser into WeasyPrint's HTML object", _xml_document_matches),
+    ("zlib-level-6", "PDF streams deflated at level 6 (pydyf's zlib)", _faster_compression),
+    ("fast-subsetting", "the bundled fonts subset at byte level where HarfBuzz-subset is missing", _fast_subsetting),
+    ("private-reads", "Page._page_box (how full a page is) and FontConfiguration._folder", _private_reads),
+)
+
+
+def inactive_patches() -> list[str]:
+    """The names of the PATCHES not in force (all of them under SCRIPTFORGE_PLAIN_WEASYPRINT,
+    where none is wanted, but for the private reads)."""
+    import_weasyprint()
+    return [name for name, _, check in PATCHES if not check()]

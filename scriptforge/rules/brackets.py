@@ -58,7 +58,7 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
     if second is None:
         return first, first
     value = _int(second)
-    if not second.strip()[0] in "+-−" and first < 0:
+    if second.strip()[0] not in "+-−" and first < 0:
         value = -value  # "-0 or 1" keeps the sign of the first number
     return min(first, value), max(first, value)
 

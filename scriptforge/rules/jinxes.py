@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from scriptforge.languages import codes, detect
 from scriptforge.model import pick_text
-from scriptforge.official import official_facts
-from scriptforge.rules.findings import Finding, finding, short
+from scriptforge.findings import Finding, finding, short
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
@@ -80,7 +79,7 @@ def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
     """`jinx-outdated`: a jinx a script embeds between two official characters whose text is not
     the loaded official text in its language, or that the official data no longer has. The sheet
     prints the script's text (the author's choice); this only says so."""
-    official = official_facts()
+    official = db.official
     loaded = {frozenset(j.characters): j for j in db.jinxes}
     out: list[Finding] = []
     for owner, other_name, path, text, lang in _embedded(script):

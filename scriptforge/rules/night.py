@@ -17,16 +17,14 @@ Rule (also in README and docs/findings.md):
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.model import Character, NightStep
+from scriptforge.model import NIGHT, NIGHTS, Character, NightStep
 from scriptforge.ids import NIGHT_STEPS, normalize_id
-from scriptforge.rules.findings import Finding, finding
+from scriptforge.findings import Finding, finding
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
     from scriptforge.script import Script
 
-NIGHTS = ("first_night", "other_nights")
-_META_KEYS = {"first_night": "firstNight", "other_nights": "otherNight"}
 _LEGACY_STEPS = {"dusk": "dusk", "dawn": "dawn", "minion": "minioninfo", "minioninfo": "minioninfo",
                  "demon": "demoninfo", "demoninfo": "demoninfo"}
 
@@ -61,7 +59,8 @@ class NightOrder:
     from_meta: tuple[str, ...] = ()  # nights whose order came from _meta
 
     def order(self, night: str) -> list[str]:
-        return self.first_night if night == "first_night" else self.other_nights
+        order: list[str] = getattr(self, NIGHT[night].key)
+        return order
 
     def reminder(self, entry_id: str, night: str, lang: str) -> str | None:
         return self.entries[entry_id].reminder(night, lang)
@@ -83,7 +82,7 @@ class NightOrder:
                 if entry_id in self.order(night):
                     record[night] = entry.reminder(night, lang)
             steps[entry_id] = record
-        return {"first_night": list(self.first_night), "other_nights": list(self.other_nights), "steps": steps}
+        return {**{n: list(self.order(n)) for n in NIGHTS}, "steps": steps}
 
 
 def _position(ch: Character, night: str, official: dict[str, int]) -> float | None:
@@ -104,7 +103,7 @@ def night_order(script: "Script", db: "Database", players: int | None = None) ->
     orders: dict[str, list[str]] = {}
     from_meta = []
     for night in NIGHTS:
-        meta_list = script.meta.get(_META_KEYS[night]) if isinstance(script.meta, dict) else None
+        meta_list = script.meta.get(NIGHT[night].official) if isinstance(script.meta, dict) else None
         if isinstance(meta_list, list):
             from_meta.append(night)
             orders[night] = _from_meta(script, meta_list, night, problems)
@@ -113,11 +112,12 @@ def night_order(script: "Script", db: "Database", players: int | None = None) ->
     if players is not None and players < 7:
         for night in NIGHTS:
             orders[night] = [e for e in orders[night] if e not in ("minioninfo", "demoninfo")]
-    return NightOrder(orders["first_night"], orders["other_nights"], entries, tuple(problems), tuple(from_meta))
+    return NightOrder(**{n: orders[n] for n in NIGHTS}, entries=entries, problems=tuple(problems),
+                      from_meta=tuple(from_meta))
 
 
 def _from_sheet(script: "Script", db: "Database", night: str) -> list[str]:
-    official_list = db.first_night if night == "first_night" else db.other_nights
+    official_list = db.night_order(night)
     official = {entry: i + 1 for i, entry in enumerate(official_list)}
     keyed: list[tuple[float, int, int, str]] = []
     for step in NIGHT_STEPS:
@@ -141,8 +141,8 @@ def _from_meta(script: "Script", meta_list: list[Any], night: str, problems: lis
         ch = None if step else script.find(entry)
         entry_id = step or (ch.id if ch else None)
         if entry_id is None:
-            problems.append(finding("meta-night-unknown", f"_meta.{_META_KEYS[night]} lists '{entry[:60]}', "
-                                                          f"which is not on the script", f"{script.paths.get('_meta', '/0')}/{_META_KEYS[night]}/{index}",
+            problems.append(finding("meta-night-unknown", f"_meta.{NIGHT[night].official} lists '{entry[:60]}', "
+                                                          f"which is not on the script", f"{script.paths.get('_meta', '/0')}/{NIGHT[night].official}/{index}",
                                     night=night, entry=entry))
             continue
         if step == "minioninfo" or step == "demoninfo":
@@ -160,9 +160,9 @@ def missing_from_meta(script: "Script", order: NightOrder, db: "Database") -> li
     out: list[Finding] = []
     meta_path = script.paths.get("_meta", "/0")
     for night in order.from_meta:
-        key = _META_KEYS[night]
+        key = NIGHT[night].official
         listed = order.order(night)
-        official = set(db.first_night if night == "first_night" else db.other_nights)
+        official = set(db.night_order(night))
         for ch in script.characters:
             if ch.id in official and not ch.homebrew and ch.id not in listed:
                 when = "on the first night" if night == "first_night" else "on other nights"

@@ -26,10 +26,12 @@ share one kind, so the work grows with the distinct effects on the script, not w
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scriptforge.database import Database
 from scriptforge.model import PLAYER_TEAMS, Character, SetupEffect
+
+if TYPE_CHECKING:
+    from scriptforge.database import Database
 
 PLAYER_COUNTS = tuple(range(5, 16))
 _MAX_SETUP_MINIONS = 4  # Minion seats at 15 players with one extra Minion
@@ -115,7 +117,7 @@ class _Pool:
     duplicate_good: bool = False
 
 
-def _team(char_id: str, chars: dict[str, Character], db: Database) -> str | None:
+def _team(char_id: str, chars: dict[str, Character], db: "Database") -> str | None:
     ch = chars.get(char_id) or db.characters.get(char_id)
     return ch.team if ch else None
 
@@ -127,7 +129,7 @@ def _shapes(effect: SetupEffect, team: str, add_teams: tuple[str, ...]) -> bool:
             or any(t != team for t in add_teams))
 
 
-def _pool(characters: Sequence[Character], db: Database) -> _Pool:
+def _pool(characters: Sequence[Character], db: "Database") -> _Pool:
     chars = {c.id: c for c in characters}
     pool = _Pool()
     by_key: dict[tuple[str, str], list[Character]] = {}
@@ -363,7 +365,7 @@ def _row(players: int, base: dict[str, int], choices: list[_Choice], pool: _Pool
                     _modifiers(characters), unmodelled)
 
 
-def setup_table(characters: Sequence[Character], db: Database, players: int | None = None) -> list[SetupRow]:
+def setup_table(characters: Sequence[Character], db: "Database", players: int | None = None) -> list[SetupRow]:
     """The setup table of a script's characters: one SetupRow per player count 5–15 (or just
     `players`), each with its legal bags. (Travellers are never in the bag.)"""
     pool = _pool(characters, db)

@@ -1,22 +1,13 @@
-"""Checking a script: schema (the official verdict) plus the semantic findings.
+"""The semantic findings on an analysed script: setup counts, companions, jinxes, the night
+order (the reading, schema and length findings come before them, from `script` and
+`script_schema`; `analysis` puts them together)."""
 
-Import-light on purpose: fastjsonschema (verdict) and jsonschema (messages) are imported inside
-the functions that need them, so `show`/`list` never pay for them.
-"""
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cache
-import json
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
-
-from scriptforge.errors import InputError
 from scriptforge.languages import official
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
-from scriptforge.character_json import overlong
-from scriptforge.paths import SCHEMAS_DIR
-from scriptforge.rules.findings import Finding, Selection, finding, has_errors, short
+from scriptforge.findings import Finding, finding, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes
 from scriptforge.rules.night import missing_from_meta
 from scriptforge.rules.setup import SetupRow, Shortfall
@@ -26,174 +17,20 @@ if TYPE_CHECKING:
     from scriptforge.database import Database
     from scriptforge.script import Script
 
-SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
-MAX_SCHEMA_FINDINGS = 50
 
-
-
-@dataclass(frozen=True)
-class Report:
-    source: str
-    findings: tuple[Finding, ...]
-    analysis: "Analysis | None" = None  # when the file could be read
-    unreadable: bool = False  # not a script at all (exit code 2)
-
-    @property
-    def ok(self) -> bool:
-        return not has_errors(self.findings)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "findings": [{"file": self.source, **f.as_dict()} for f in self.findings]}
-
-    def selected(self, chosen: Selection) -> "Report":
-        """The report with only the findings `chosen` wants (--select / --ignore)."""
-        return Report(self.source, tuple(chosen.apply(self.findings)), self.analysis, self.unreadable)
-
-
-def validate_file(source: str | Path, db: "Database") -> Report:
-    """Read and check one script file ("-" for stdin); InputError if it is not a script at all."""
-    from scriptforge.script import read_script
-
-    return validate_script(read_script(source, db), db)
-
-
-def validate_data(data: object, db: "Database", source: str = "<data>") -> Report:
-    """Check already-parsed JSON; InputError if it is not a non-empty array."""
-    from scriptforge.script import script_from_data
-
-    return validate_script(script_from_data(data, db, source), db)
-
-
-def validate_script(script: "Script", db: "Database") -> Report:
-    from scriptforge.analysis import analyse
-
-    analysis = analyse(script, db)
-    return Report(script.source, analysis.findings, analysis)
 
 
 def script_findings(analysis: "Analysis") -> list[Finding]:
-    """Every finding on one analysed script (what `Analysis.findings` holds)."""
+    """The rules' findings on one analysed script: night order, counts, companions, jinxes (what
+    `Analysis.findings` holds after the reading, schema and length findings)."""
     script = analysis.script
-    findings: list[Finding] = list(script.problems)
-    findings += schema_findings(script.document)
-    findings += length_findings(script.document)
-    findings += analysis.night.problems
+    findings: list[Finding] = list(analysis.night.problems)
     findings += count_findings(script, analysis.setup, analysis.db)
     findings += companion_findings(script)
     findings += jinx_findings(analysis.jinxes)
     findings += outdated_jinxes(script, analysis.db)
     findings += missing_from_meta(script, analysis.night, analysis.db)
     return findings
-
-
-# -- schema ------------------------------------------------------------------------------------
-
-
-@cache
-def _schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(SCRIPT_SCHEMA.read_text(encoding="utf-8"))
-    return schema
-
-
-@cache
-def _fast_item_check() -> Callable[[object], object]:
-    import fastjsonschema
-
-    check: Callable[[object], object] = fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
-    return check
-
-
-@cache
-def _validator() -> Any:  # a jsonschema Draft202012Validator
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(_schema())
-
-
-def schema_valid(data: object) -> bool:
-    """The verdict of scriptforge's script schema (the same as the official schema's).
-
-    Fast path: the array bounds, then each item. A string can only match the schema's string
-    shape (the others are objects), so it is checked by its length; objects go through the
-    compiled item schema (fastjsonschema); anything else matches no shape.
-    """
-    import fastjsonschema
-
-    schema = _schema()
-    if not isinstance(data, list) or not schema["minItems"] <= len(data) <= schema["maxItems"]:
-        return False
-    string_limit = schema["items"]["oneOf"][1]["maxLength"]
-    check = _fast_item_check()
-    for item in data:
-        if isinstance(item, str):
-            if len(item) > string_limit:
-                return False
-        elif isinstance(item, dict):
-            try:
-                check(item)
-            except fastjsonschema.JsonSchemaException:
-                return False
-            except RecursionError:
-                return bool(_validator().is_valid(data))
-        else:
-            return False
-    return True
-
-
-def _pointer(parts: list[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
-def _branch(item: object) -> int:
-    """Which of the four item shapes the author most likely meant (index in the schema's oneOf)."""
-    if isinstance(item, str):
-        return 1
-    if isinstance(item, dict):
-        if item.get("id") == "_meta" and ("name" in item or len(item) > 1):
-            return 2
-        if set(item) <= {"id"}:
-            return 3
-        return 0
-    return 1
-
-
-def schema_findings(data: object) -> list[Finding]:
-    """Schema violations, one finding each; maxLength is left to text-too-long (same verdict)."""
-    if schema_valid(data):
-        return []
-    from jsonschema.exceptions import best_match
-
-    out: list[Finding] = []
-    for error in _validator().iter_errors(data):
-        errors = [error]
-        if error.validator == "oneOf" and error.context:
-            wanted = _branch(error.instance)
-            errors = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == wanted] \
-                or [best_match(error.context)]
-        elif error.validator == "oneOf":
-            errors = [error]
-        for sub in errors:
-            if sub.validator == "maxLength":
-                continue
-            path = _pointer(list(sub.absolute_path))
-            where = f"at {path}" if path else "at the top level"
-            out.append(finding("schema-violation", f"{where}: {short(sub.message, 200)}", path or "",
-                               rule=sub.validator))
-        if len(out) >= MAX_SCHEMA_FINDINGS:
-            out.append(finding("schema-violation", f"more than {MAX_SCHEMA_FINDINGS} schema violations; "
-                                                   f"the rest are not listed", "", rule="limit"))
-            break
-    if not out and not length_findings(data):
-        out.append(finding("schema-violation", "the script does not match the official script schema", ""))
-    return out
-
-
-def length_findings(data: object) -> list[Finding]:
-    """Texts longer than the official limits (FACTS.md §1.2)."""
-    if not isinstance(data, list):
-        return []
-    return [finding("text-too-long", f"{p.field} is {p.length} characters long; the limit is {p.limit}",
-                    p.pointer, field=p.field, length=p.length, limit=p.limit) for p in overlong(data)]
 
 
 # -- counts and setup --------------------------------------------------------------------------
@@ -311,19 +148,3 @@ def jinx_findings(jinxes: ScriptJinxes) -> list[Finding]:
                     None, pairs=pairs)]
 
 
-def input_error_report(source: str, error: InputError) -> Report:
-    """A Report for a file that could not be read at all (exit code 2)."""
-    return Report(source, (finding("unreadable-input", str(error), None),), unreadable=True)
-
-
-def validate_files(sources: Iterable[str | Path], db: "Database",
-                   chosen: Selection | None = None) -> Iterator[Report]:
-    """One Report per file, as each is checked (an unreadable file gets an unreadable-input report),
-    so that a caller can print it and let it go: checking 10,000 files holds one at a time.
-    `chosen` (--select / --ignore) applies to the findings of the files that could be read."""
-    for source in sources:
-        try:
-            report = validate_file(source, db)
-            yield report.selected(chosen) if chosen is not None else report
-        except InputError as exc:
-            yield input_error_report(str(source), exc)

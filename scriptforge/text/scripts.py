@@ -5,17 +5,19 @@ from dataclasses import dataclass
 import json
 from typing import TYPE_CHECKING
 
+from scriptforge.describe import effect_text, setup_cell
 from scriptforge.markup import to_text
 from scriptforge.languages import default
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
-from scriptforge.rules.night import NIGHTS, NightOrder
+from scriptforge.model import NIGHTS
+from scriptforge.rules.night import NightOrder
 from scriptforge.terminal import display_width, pad
 
 if TYPE_CHECKING:
     from scriptforge.analysis import Analysis
     from scriptforge.database import Database
     from scriptforge.rules.setup import SetupRow
-    from scriptforge.rules.validate import Report
+    from scriptforge.analysis import Report
     from scriptforge.script import Script
 
 
@@ -58,12 +60,6 @@ def findings_document(reports: Iterable["Report"], tally: Tally) -> Iterator[str
     yield ('' if first else '\n  ') + f'],\n  "ok": {"true" if tally.ok else "false"}\n}}\n'
 
 
-def setup_cell(base: int, span: tuple[int, int]) -> str:
-    """A setup-table cell: the base count, and beside it the range when the bags change it."""
-    lo, hi = span
-    return str(base) if lo == hi == base else f"{base} ({lo}–{hi})" if lo != hi else f"{base} ({lo})"
-
-
 def _players_list(players: list[int]) -> str:
     return ", ".join(str(p) for p in players)
 
@@ -77,7 +73,6 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
                travellers: int = 0) -> str:
     """The setup table: the base row and each team's range per player count; with one player
     count, also every legal bag (and the Travellers beside it). Words come from ui.yaml in `lang`."""
-    from scriptforge.render.almanac import setup_text as effect_text
 
     lang = lang or default("text")
     words = db.labels(lang)

@@ -4,8 +4,8 @@ from scriptforge.database import Database
 from scriptforge.describe import setup_description
 from scriptforge.languages import shown
 from scriptforge.markup import to_text
-from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, TEAMS, Character
-from scriptforge.rules.findings import finding
+from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character
+from scriptforge.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:
@@ -26,8 +26,7 @@ def character_record(db: Database, ch: Character, langs: tuple[str, ...] = ()) -
         "reminders": list(ch.reminders),
         "reminders_global": list(ch.reminders_global),
         "aliases": list(ch.aliases),
-        "first_night": db.night_position(ch.id, "first_night"),
-        "other_nights": db.night_position(ch.id, "other_nights"),
+        **{night: db.night_position(ch.id, night) for night in NIGHTS},
         "jinxes": [
             {"with": next(c for c in j.characters if c != ch.id), "texts": {l: j.texts[l] for l in langs if l in j.texts}}
             for j in db.jinxes_of(ch.id)
@@ -68,7 +67,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
     head = [f"{ch.name(first)} ({ch.id}) · {db.team_name(ch.team, first)} · "
             f"{db.word_table(first, 'editions').get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
     nights = []
-    for key in ("first_night", "other_nights"):
+    for key in NIGHTS:
         pos = db.night_position(ch.id, key)
         nights.append(f"{labels[key]}: {_number(pos) if pos else '—'}")
     head.append(" · ".join(nights))
