@@ -66,6 +66,12 @@ def _fail_cleanly(command):
             for line in str(exc).split("\n"):  # not splitlines(): it also splits at \x1c-\x1e, \x85, \u2028
                 echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
+        except OSError as exc:  # a file the library did not expect to fail (the writers name theirs)
+            if click.get_current_context().find_root().params.get("debug"):
+                raise
+            where = f"{exc.filename}: " if isinstance(exc.filename, str) else ""
+            echo(f"Error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(2)
 
     return wrapper
 
@@ -92,6 +98,12 @@ def _write(text: str, *, err: bool = False, nl: bool = True) -> None:
     click.echo(text, err=err, nl=nl)
     if hint:
         click.echo(hint, err=True)
+
+
+def _shown(text: str) -> str:
+    from scriptforge.terminal import safe_text
+
+    return safe_text(text)
 
 
 def _print_json(data) -> None:
@@ -203,6 +215,9 @@ def game_option(command):
 @click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
 def main(debug):
     """scriptforge: Blood on the Clocktower characters and scripts, in Korean and English."""
+    from scriptforge.fileio import new_command
+
+    new_command()  # no output may replace what *this* command reads (see fileio.refuse_to_overwrite)
 
 
 @main.command("list")
@@ -445,25 +460,28 @@ def _said(report):
 @click.option("--travellers", type=click.IntRange(0, 20), default=0,
               help="Travellers at the table as well (printed; they are not in the bag).")
 @click.option("--lang", type=LANG, default=_default("text"), show_default=True)
+@click.option("--bags", "list_bags", is_flag=True,
+              help="With --format json: list every count's bags (one count with --players lists them anyway).")
 @format_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
-def setup(script, players, travellers, lang, fmt):
+def setup(script, players, travellers, lang, list_bags, fmt):
     """Show the character counts per player count, from every legal bag of the script's setup characters.
 
     \b
     Example:
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
+        scriptforge setup examples/fang-gu-zealot.json --format json --bags
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
-    from scriptforge.text.scripts import setup_text
+    from scriptforge.text.scripts import setup_document, setup_text
 
     db = _db()
     analysis = _analysis(script, db)
     rows = [row for row in analysis.setup if players in (None, row.players)]
     if fmt == "json":
-        tables = [{**row.as_dict(), **({"travellers": travellers} if travellers else {})} for row in rows]
+        tables = setup_document(analysis, rows, travellers, bags=list_bags or players is not None)
         _print_json(tables[0] if players else tables)
     else:
         echo(setup_text(rows, analysis.script.characters, db, lang, travellers))
@@ -566,6 +584,20 @@ def explain(code, list_all):
 # -- render commands
 
 
+fetch_timeout_option = click.option(
+    "--fetch-timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True, expose_value=False,
+    callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.fetch_seconds": value}),
+    help="With --allow-network: seconds a remote image may take (the whole download); all of them "
+         "together get four times that.")
+
+
+def _renderer(**options):
+    from scriptforge.render.pdf import Renderer
+
+    seconds = click.get_current_context().meta.get("scriptforge.fetch_seconds", 5.0)
+    return Renderer(fetch_seconds=seconds, **options)
+
+
 def render_options(command):
     """Options shared by `build` and `nightsheet`."""
     options = [
@@ -586,6 +618,7 @@ def render_options(command):
         click.option("--allow-network", is_flag=True,
                      help="Fetch remote images (homebrew `image` URLs) and keep them in the user cache, "
                           "which later builds use without the network. Off by default."),
+        fetch_timeout_option,
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
@@ -608,7 +641,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.pipeline import build_all, can_fork, script_files
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import FORMATS, Renderer
+    from scriptforge.render.pdf import FORMATS
 
     fmt = output_format(out, fmt, FORMATS)
     files = script_files(scripts)
@@ -617,12 +650,12 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
         echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi, packs=_packs())
+    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi, packs=_packs())
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, back=back, night=night, sheet=sheet)
     if many:
         with click.progressbar(length=len(files), label="Rendering", file=sys.stderr,
-                               item_show_func=lambda result: result.script.name if result else "") as bar:
+                               item_show_func=lambda result: _shown(result.script.name) if result else "") as bar:
             results = build_all(files, db, renderer, done=lambda result: bar.update(1, result), **options)
     else:
         results = build_all(files, db, renderer, **options)
@@ -989,7 +1022,8 @@ def l10n_confirm(id_, field, lang, all_):
 
 @l10n.command("export")
 @click.option("--lang", type=LANG, required=True, help="The translation language (msgstr); the other is msgid.")
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The .po file to write ('-': standard output).")
 @_fail_cleanly
 def l10n_export(lang, out):
     """Write a gettext .po file for Weblate, Poedit or pofilter.
@@ -1002,11 +1036,11 @@ def l10n_export(lang, out):
     Example:
         scriptforge l10n export --lang en -o en.po
     """
-    from scriptforge.fileio import atomic_write_bytes
+    from scriptforge.fileio import write_output
     from scriptforge.l10n.po import export_po
 
-    atomic_write_bytes(out, export_po(_db(), lang))
-    echo(f"{out}")
+    if write_output(out, export_po(_db(), lang)):
+        echo(f"{out}")
 
 
 @l10n.command("import")
@@ -1187,7 +1221,7 @@ def pack_diff(old, new, lang, fmt):
 @click.argument("script")
 @click.option("--lang", type=LANG, default=_default("sheet"), show_default=True)
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output file (default: standard output).")
+              help="Output file ('-' or none: standard output).")
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -1202,7 +1236,7 @@ def export_command(script, lang, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --lang ko -o faith-ko.json
     """
     from scriptforge.export import export_script
-    from scriptforge.fileio import atomic_write_text, dump_json, refuse_to_overwrite
+    from scriptforge.fileio import dump_json, refuse_to_overwrite, write_output
 
     if out:
         refuse_to_overwrite([out], [script])
@@ -1210,8 +1244,8 @@ def export_command(script, lang, out):
     result = export_script(_analysis(script, db), lang)
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
-    if out:
-        atomic_write_text(out, dump_json(result.data))
+    if out and str(out) != "-":
+        write_output(out, dump_json(result.data).encode("utf-8"), [script])
         echo(str(out))
     else:
         _echo_json(dump_json(result.data), nl=False)
@@ -1243,6 +1277,7 @@ def _add_pack_option(group):
 @click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg).")
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
+@fetch_timeout_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -1262,11 +1297,10 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
     """
     from scriptforge.pipeline import build_almanac
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import Renderer
 
     fmt = output_format(out, fmt, ("pdf", "html"))
     db = _db()
-    renderer = Renderer(allow_network=allow_network, icons_dir=icons_dir, packs=_packs())
+    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, packs=_packs())
     result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
                            target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:

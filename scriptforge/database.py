@@ -14,7 +14,7 @@ from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS,
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
-from scriptforge.fileio import atomic_write_bytes, finish_journal
+from scriptforge.fileio import atomic_write_bytes, finish_journal, protect_data
 from scriptforge.official import OfficialFacts, official_facts
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
@@ -40,6 +40,8 @@ class Database:
     # official character id -> setup effect that its roles.json record does not carry in a bracket
     # (data/setup.yaml `without_bracket`; `pack import` records them)
     setup_without_bracket: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
+    script_advice: dict[str, Any] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: NameIndex = field(init=False, repr=False, compare=False)
 
@@ -201,6 +203,7 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     """
     roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
     for root in roots:
+        protect_data(root)  # no output of this command may replace one of its files
         try:
             finish_journal(root)
         except OSError as exc:
@@ -226,6 +229,9 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
     digest = hashlib.sha256()
     for path in files:
+        if not path.is_file():  # a FIFO or device named *.yaml: never read here (the loader refuses it)
+            digest.update(str(path).encode() + b"\0special\0")
+            continue
         digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     cached = cache_dir(kind) / f"{digest.hexdigest()[:32]}.pickle"
     try:
@@ -248,7 +254,39 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
 def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:
     """Load everything that can be loaded and return every problem found on the way."""
     root = Path(data_dir) if data_dir else DATA_DIR
+    for folder in (root, *map(Path, packs)):
+        try:
+            finish_journal(folder)  # a change that was interrupted is finished before anything is checked
+        except OSError as exc:
+            return None, [DataError(f"an interrupted change (its journal) cannot be finished: {exc.strerror or exc}",
+                                    where=str(folder))]
+    damaged = [problem for pack in packs if (problem := damaged_pack(Path(pack))) is not None]
+    if damaged:
+        return None, damaged
     return (_LayeredLoader(root, packs) if packs else _Loader(root)).load()
+
+
+def damaged_pack(folder: Path) -> DataError | None:
+    """A pack whose files do not match the sha256 its pack.yaml records (cut short, changed or
+    missing), else None. Read on a cache miss only: the cached database is keyed by these bytes."""
+    try:
+        manifest = read_yaml(folder / "pack.yaml")
+    except DataError as exc:
+        return exc
+    recorded = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(recorded, dict):
+        return None  # a pack made before packs recorded their files: nothing to check against
+    for rel, digest in recorded.items():
+        try:
+            actual = hashlib.sha256((folder / rel).read_bytes()).hexdigest()
+        except OSError as exc:
+            return DataError(f"damaged data pack: {rel} cannot be read ({exc.strerror or exc}); run "
+                             f"'scriptforge pack update' (or pack import) to repair it", where=str(folder))
+        if actual != digest:
+            return DataError(f"damaged data pack: {rel} does not match the sha256 recorded in pack.yaml (cut "
+                             f"short or changed); run 'scriptforge pack update' (or pack import) to repair it",
+                             where=str(folder))
+    return None
 
 
 def _night_unit(key: str) -> str:
@@ -383,6 +421,7 @@ class _Loader(ProblemCollector):
             languages=self.languages,
             provenance=self.provenance,
             setup_without_bracket=setup.get("without_bracket", {}),
+            script_advice=setup.get("script_advice", {}),
         )
         return db, self.problems
 
@@ -444,6 +483,54 @@ class _Loader(ProblemCollector):
         for lang, table in labels.items():
             for token in sorted(tokens - set(table)):
                 self._problem(self.root / lang / "reminders.yaml", f"record '{token}': reminder token has no label")
+
+
+def pending_problems(root: Path, changes: dict[Path, Any]) -> list[DataError]:
+    """The problems the data folder `root` alone (no packs) would have with `changes` (path ->
+    data) written, that it does not have now: a writer's guard (`l10n import` must not write a
+    pack character's text, or anything else that leaves the data inconsistent, into `root`)."""
+    after = _Pending(Path(root), changes).load()[1]
+    if not after:
+        return []
+    before = {str(p) for p in _Loader(Path(root)).load()[1]}
+    return [p for p in after if str(p) not in before]
+
+
+class _Pending(_Loader):
+    """A data folder read as it would be once `changes` (path -> data) were written."""
+
+    def __init__(self, root: Path, changes: dict[Path, Any]) -> None:
+        import copy
+
+        self.changes = {Path(p).resolve(): copy.deepcopy(data) for p, data in changes.items()}
+        super().__init__(root)
+
+    def _languages(self) -> tuple[str, ...]:
+        return tuple(code for code in codes() if (self.root / code).is_dir()
+                     or any(p.is_relative_to((self.root / code).resolve()) for p in self.changes))
+
+    def _text_files(self, lang: str) -> list[Path]:
+        folder = self.root / lang / "characters"
+        pending = {folder / p.name for p in self.changes if p.parent == folder.resolve()}
+        return sorted({*folder.glob("*.yaml"), *pending})
+
+    def _has(self, rel: str) -> bool:
+        return (self.root / rel).resolve() in self.changes or super()._has(rel)
+
+    def _read(self, path: Path, schema: str, record_id: str | None = None) -> Any:
+        key = Path(path).resolve()
+        if key not in self.changes:
+            return super()._read(path, schema, record_id)
+        from scriptforge.datafiles import validate
+
+        data = self.changes[key]
+        try:
+            validate(data, schema, path, record_id)
+        except DataError as exc:
+            self.problems.append(exc)
+            return None
+        return data
+
 
 
 # -- packs: the built-in data with data packs on top ---------------------------------------------

@@ -45,6 +45,15 @@ def setup_description(effect: SetupEffect, db: "Database", lang: str, own_name: 
     for flag in ("no_evil", "seating", "duplicate_good"):
         if getattr(effect, flag):
             parts.append(word(flag))
+    marks = set(effect.selection)
+    if "good-duplicate" in marks and not effect.duplicate_good:
+        parts.append(word("duplicate_good"))
+    if "evil-duplicate" in marks:
+        parts.append(word("evil_duplicate"))
+    if "bag-duplicate" in marks and not effect.extra_copies and not effect.majority:
+        parts.append(word("bag_duplicate"))
+    if "bag-disabled" in marks and not effect.bag_token and effect.demon_token:
+        parts.append(word("bag_disabled"))
     if effect.majority:
         parts.append(word("majority").format(name=own_name))
     if not effect.demon_token:
@@ -63,6 +72,37 @@ def setup_description(effect: SetupEffect, db: "Database", lang: str, own_name: 
     if effect.unmodelled:
         parts.append(word("no_bracket"))
     return ", ".join(parts)
+
+
+def count_phrase(count: int, team: str, db: "Database", lang: str) -> str:
+    """"1 Outsider" / "6 Outsiders" / "외지인 6명": a number of characters of a team, in `lang`."""
+    form = str(db.word(lang, "setup", "count_one" if count == 1 else "count_many"))
+    return form.format(count=count, team=db.team_name(team, lang), teams=db.team_name(team, lang, plural=True))
+
+
+def option_phrase(option: dict[str, int], db: "Database", lang: str) -> str:
+    """One option of a setup effect as what the Storyteller does ("add no Outsider", "remove
+    1 Outsider", "외지인 1명 추가"), from {count key: delta}; several keys are joined."""
+    parts = []
+    for key, delta in option.items():
+        team = _TEAM_OF.get(key, key)
+        if not delta:
+            continue
+        form = str(db.word(lang, "setup", "option_add" if delta > 0 else "option_remove"))
+        parts.append(form.format(what=count_phrase(abs(delta), team, db, lang)))
+    if not parts:
+        team = _TEAM_OF.get(next(iter(option), "outsiders"), "outsider")
+        parts.append(str(db.word(lang, "setup", "option_none")).format(team=db.team_name(team, lang)))
+    return joined(parts, db, lang)
+
+
+def joined(items: list[str], db: "Database", lang: str) -> str:
+    """"A", "A and B", "A and B and C" with the `and` template of ui.yaml (Korean: "A, B")."""
+    form = str(db.word(lang, "setup", "and"))
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = form.format(first=out, second=item)
+    return out
 
 
 def effect_text(ch: "Character", db: "Database", lang: str, names: dict[str, str] | None = None) -> str | None:

@@ -99,7 +99,8 @@ class Change:
         for label in self.new_jinxes:
             out.append(f"  new jinx: {label}")
         if self.jinxes_after:
-            djinn = "needed: add it to the script" if self.djinn_needed else "on the script"
+            djinn = "not on the script (the jinxes are its rules all the same)" if self.djinn_needed \
+                else "on the script"
             out.append(f"  jinxes: {len(self.jinxes_after)}; the Djinn is {djinn}")
         appeared, gone = self.findings_diff(chosen)
         shown = [f"  + {f.severity} [{f.code}] {f.message}" for f in appeared]
@@ -246,9 +247,10 @@ def remove_characters(path, db: Database, names) -> Change:
 
 
 def _entry_indexes(script: Script, char_id: str) -> list[int]:
-    """Where a character is listed: its entry and every duplicate of it (each a finding)."""
-    pointers = [script.paths[char_id]] + [f.path for f in script.problems
-                                          if f.code == "duplicate-character" and f.data.get("id") == char_id and f.path]
+    """Where a character is listed: its entry and every duplicate of it (one finding lists them)."""
+    pointers = [script.paths[char_id]] + [path for f in script.problems
+                                          if f.code == "duplicate-character" and f.data.get("id") == char_id
+                                          for path in f.data.get("copies", ())]
     return [int(pointer.lstrip("/")) for pointer in pointers]
 
 

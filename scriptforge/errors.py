@@ -35,3 +35,10 @@ class InputError(ScriptforgeError):
 
 class UnknownCharactersError(ScriptforgeError):
     """A script names characters scriptforge cannot use; one line per entry, each naming file and place."""
+
+
+class WriteError(ScriptforgeError, OSError):
+    """A file that cannot be written (read-only folder, full disk, a file where a folder should be,
+    an output that is an input). Also an OSError, so a cache writer that ignores OSError ignores it."""
+
+    exit_code = 2

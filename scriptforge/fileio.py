@@ -10,6 +10,14 @@
 - `write_files`: several files all or nothing, through a journal (see there).
 - Temporaries are named `.<name>.<pid>-<random>.tmp`; the first write into a folder removes
   those of processes that no longer run (killed runs), so nothing is left behind.
+- Outputs that are not regular files: a character device (`/dev/null`, a terminal) or a FIFO
+  with a reader is written in place, never replaced; a FIFO without a reader, a socket, a
+  block device or a folder is refused with one line. Every OSError of a write becomes one
+  `WriteError` line naming the path (exit code 2; `writing`).
+- `refuse_to_overwrite`: an output that is an input, a file this run read, an existing data
+  file of a loaded data folder or pack, or another output of the same command is refused before
+  anything is written (the files themselves are compared: device and inode, through symlinks
+  and hard links).
 - `dump_json`/`dump_yaml` refuse what the user-file guard refuses (NaN, Infinity, a number too
   large for a double, a lone surrogate): no command writes them.
 - `write_cache_text`/`read_cache_text`: generated code in the user cache with a checksum line,
@@ -18,15 +26,17 @@
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+import errno
 import hashlib
 import json
 import os
 from pathlib import Path
 import secrets
+import stat
 import time
 
-from scriptforge.errors import InputError, ScriptforgeError
-from scriptforge.userfiles import assert_writable
+from scriptforge.errors import InputError, ScriptforgeError, WriteError
+from scriptforge.userfiles import assert_writable, file_key, reserved_name, was_read
 
 LOCK_TIMEOUT = 60.0  # seconds to wait for another writer before giving up
 JOURNAL = ".scriptforge-journal.json"
@@ -98,44 +108,182 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+@contextmanager
+def writing(path: Path | str) -> Iterator[None]:
+    """Any OSError in the block becomes a WriteError naming `path` (one line, exit code 2)."""
+    try:
+        yield
+    except WriteError:
+        raise
+    except OSError as exc:
+        reason = _reason(exc, path)
+        error = WriteError(f"cannot write: {reason}", where=str(path))
+        error.strerror = reason  # what callers that word their own line (edit.py) show
+        raise error from None
+
+
+def _reason(exc: OSError, path: Path | str) -> str:
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        blocker = next((p for p in Path(path).parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:
+            return f"{blocker} is a file where a folder should be"
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    other = exc.filename if isinstance(exc.filename, str) else None
+    if other and not other.endswith(".tmp") and real_path(other) != real_path(path):
+        reason += f" ({other})"
+    return reason
+
+
+def _special(target: Path, label: Path | str | None = None) -> str | None:
+    """None for a regular file or a new one; "device" or "fifo" for one written in place; a
+    WriteError for what is never written (a folder, a socket, a block device)."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None  # e.g. a parent that is a file: the write itself says why
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISCHR(mode):
+        return "device"
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    kind = "a folder" if stat.S_ISDIR(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+        "a block device" if stat.S_ISBLK(mode) else "not a regular file"
+    raise WriteError(f"is {kind}, not a file: nothing written", where=str(label or target))
+
+
+def is_special(path: Path | str) -> bool:
+    """True for an existing output that is written in place (a character device, a FIFO)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def _write_in_place(target: Path, kind: str, data: bytes, label: Path | str) -> None:
+    """Write into a character device or a FIFO without replacing it (never created, never truncated)."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    if kind == "fifo":
+        try:
+            fd = os.open(target, flags | getattr(os, "O_NONBLOCK", 0))
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise WriteError("is a FIFO that nobody reads: nothing written", where=str(label)) from None
+            raise
+        os.set_blocking(fd, True)
+    else:
+        fd = os.open(target, flags)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
 def atomic_write_bytes(path: Path | str, data: bytes, *, durable: bool = True) -> Path:
     """Replace the file `path` names (through any symlink) with `data` in one rename; returns it.
 
-    `durable=False` skips the two fsyncs, for caches: still never half-written, but a power
-    cut may lose the newest version.
+    A character device or a FIFO is written in place (see `_special`). `durable=False` skips
+    the two fsyncs, for caches: still never half-written, but a power cut may lose the newest
+    version. Any OSError is a WriteError naming `path`.
     """
-    target = real_path(path)
-    tmp = _write_temporary(target, data, durable)
-    try:
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    if durable:
-        fsync_folder(target.parent)
-    return target
+    with writing(path):
+        target = real_path(path)
+        kind = _special(target, path)
+        if kind is not None:
+            _write_in_place(target, kind, data, path)
+            return target
+        tmp = _write_temporary(target, data, durable)
+        try:
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        if durable:
+            fsync_folder(target.parent)
+        return target
 
 
 def atomic_write_text(path: Path | str, text: str, *, durable: bool = True) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
-def same_file(a: Path | str, b: Path | str) -> bool:
-    """True when two paths name one file (through symlinks and hard links)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return real_path(a) == real_path(b)
+_data_roots: list[Path] = []  # the data folders and packs loaded in this process (`protect_data`)
 
 
-def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | str]) -> None:
-    """An InputError, before anything is written, when an output would replace an input."""
-    sources = [source for source in inputs if str(source) != "-"]
+def new_command() -> None:
+    """Forget the files read and the data folders loaded by an earlier command in this process."""
+    from scriptforge.userfiles import forget_reads
+
+    forget_reads()
+    _data_roots.clear()
+
+
+def protect_data(root: Path | str) -> None:
+    """Mark a data folder (built-in data, a pack): no output of a command may replace a file in it."""
+    real = real_path(root)
+    if real not in _data_roots:
+        _data_roots.append(real)
+
+
+def _data_file(out: Path | str) -> Path | None:
+    """The data folder holding the existing file `out`, or None."""
+    target = real_path(out)
+    if not target.is_file():
+        return None
+    return next((root for root in _data_roots if target.is_relative_to(root)), None)
+
+
+def refuse_to_overwrite(outputs: Iterable[Path | str], inputs: Iterable[Path | str] = (),
+                        edits: Iterable[Path | str] = ()) -> None:
+    """An InputError, before anything is written, when an output would replace one of `inputs`,
+    a file this run has read (`userfiles.was_read`), an existing file of a loaded data folder, or
+    another of the outputs. `edits` are outputs the command updates in place on purpose (`import
+    almanac` into a data folder): checked against `inputs` and the other outputs only. Standard
+    input and output ("-") are skipped."""
+    sources = {file_key(source): source for source in inputs if str(source) != "-"}
+    seen: dict[tuple, Path | str] = {}
+    for edit in edits:
+        key = file_key(edit)
+        if key in sources:
+            raise InputError(f"is the input {sources[key]}: writing there would replace it; choose another output",
+                             where=str(edit))
+        seen[key] = edit
     for out in outputs:
-        for source in sources:
-            if same_file(out, source):
-                raise InputError(f"is the input {source}: writing there would replace it; choose another output",
-                                 where=str(out))
+        if str(out) == "-":
+            continue
+        if reserved_name(Path(out).name) and not is_special(out):
+            raise InputError(f"'{Path(out).name}' is a name Windows reserves (a file it cannot open or copy); "
+                             "choose another output name", where=str(out))
+        key = file_key(out)
+        if key in sources:
+            raise InputError(f"is the input {sources[key]}: writing there would replace it; choose another output",
+                             where=str(out))
+        root = _data_file(out)
+        if root is not None:
+            raise InputError(f"is a data file of {root}: writing there would replace it; choose another output",
+                             where=str(out))
+        if was_read(key):
+            raise InputError("is a file this command reads: writing there would replace it; choose another output",
+                             where=str(out))
+        if key in seen:
+            raise InputError(f"is also where {seen[key]} goes: two outputs of one command in one file; "
+                             "choose another output", where=str(out))
+        seen[key] = out
+
+
+def write_output(out: Path | str, data: bytes, inputs: Iterable[Path | str] = ()) -> Path | None:
+    """A command's output file: "-" is standard output (returns None), anything else is checked by
+    `refuse_to_overwrite` and written atomically (returns the file written)."""
+    if str(out) == "-":
+        import sys
+
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return None
+    refuse_to_overwrite([out], inputs)
+    atomic_write_bytes(out, data)
+    return Path(out)
 
 
 # -- leftovers of killed runs --------------------------------------------------------------------
@@ -215,7 +363,8 @@ def locked(path: Path | str, timeout: float = LOCK_TIMEOUT, *, follow_symlinks: 
         finally:
             _held[lock] -= 1
         return
-    fd = _acquire(lock, timeout, str(path))
+    with writing(path):
+        fd = _acquire(lock, timeout, str(path))
     _held[lock] = 1
     try:
         yield
@@ -232,8 +381,11 @@ def _acquire(lock: Path, timeout: float, where: str) -> int:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
         if _try_lock(fd):
             if fcntl is None or _same_file(fd, lock):
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()}\n".encode())
+                try:
+                    os.ftruncate(fd, 0)
+                    os.write(fd, f"{os.getpid()}\n".encode())
+                except OSError:
+                    pass  # a full disk: the lock holds without the holder's id
                 return fd
             os.close(fd)  # the holder we waited for removed that lock file: lock the new one
             continue
@@ -311,8 +463,12 @@ def _write_journaled(files: Mapping[Path, bytes], root: Path) -> list[Path]:
     pending: list[tuple[Path, Path]] = []
     try:
         for path, data in files.items():
-            target = real_path(path)
-            pending.append((_write_temporary(target, data), target))
+            with writing(path):
+                target = real_path(path)
+                if _special(target, path) is not None:
+                    raise WriteError("is not a regular file: a data file is never written into a device or FIFO",
+                                     where=str(path))
+                pending.append((_write_temporary(target, data), target))
         if len(pending) > 1:
             journal = {"renames": [[os.path.relpath(tmp, root), os.path.relpath(target, root)]
                                    for tmp, target in pending]}
@@ -321,7 +477,8 @@ def _write_journaled(files: Mapping[Path, bytes], root: Path) -> list[Path]:
         for tmp, _ in pending:
             tmp.unlink(missing_ok=True)
         raise
-    _rename_all(root, pending)
+    with writing(root):
+        _rename_all(root, pending)
     return [target for _, target in pending]
 
 
@@ -395,5 +552,8 @@ def read_cache_text(path: Path) -> str | None:
         text, first = "", ""
     if first == _CHECKSUM_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest():
         return text
-    Path(path).unlink(missing_ok=True)
+    try:
+        Path(path).unlink(missing_ok=True)
+    except OSError:
+        pass  # e.g. a file where the cache folder should be: nothing cached, nothing to remove
     return None

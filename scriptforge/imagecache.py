@@ -1,7 +1,7 @@
 """Remote images of scripts (homebrew icons, logos, backgrounds), fetched once and kept in the user cache.
 
-With `--allow-network` an `http(s)` image is fetched (at most MAX_BYTES, within TIMEOUT seconds
-per file), and what was fetched is kept in `<user cache>/scriptforge/images/`, keyed by the sha256
+With `--allow-network` an `http(s)` image is fetched (by the renderer, through `fetch.fetch_url`
+and its byte and time caps), and what was fetched is kept in `<user cache>/scriptforge/images/`, keyed by the sha256
 of its URL: `<key>.img` (the bytes) beside `<key>.json` (URL, content type, when fetched). Later
 builds read the cache and need no network, with or without `--allow-network`; with it, an entry
 older than MAX_AGE is fetched again (and kept if that fails: an old picture beats none). The
@@ -21,14 +21,8 @@ import time
 from scriptforge.fileio import atomic_write_bytes
 from scriptforge.paths import cache_dir
 
-MAX_BYTES = 8 * 1024 * 1024  # one image; a script's icon is tens of kB, a background a few hundred
-TIMEOUT = 15.0  # seconds for one image (connect and each read)
 MAX_AGE = 30 * 24 * 3600  # seconds: an entry older than this is fetched again when the network is allowed
 MAX_TOTAL = 200 * 1024 * 1024  # the whole cache folder
-
-
-class FetchFailed(Exception):
-    pass
 
 
 @dataclass
@@ -95,42 +89,3 @@ def prune(limit: int = MAX_TOTAL) -> None:
             except OSError:
                 pass
         total -= size
-
-
-def fetch(url: str, timeout: float = TIMEOUT, max_bytes: int = MAX_BYTES) -> tuple[bytes, str]:
-    """(bytes, content type) of an http(s) URL, at most `max_bytes`, within `timeout` s per step;
-    FetchFailed with the reason otherwise."""
-    import socket
-    import urllib.error
-    import urllib.request
-
-    from scriptforge import __version__
-
-    request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{__version__}"})
-    started = time.monotonic()
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http/https only)
-            mime = response.headers.get_content_type()
-            length = response.headers.get("Content-Length")
-            if length and length.isdigit() and int(length) > max_bytes:
-                raise FetchFailed(f"larger than {max_bytes // (1024 * 1024)} MB")
-            chunks, size = [], 0
-            while True:
-                chunk = response.read(64 * 1024)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > max_bytes:
-                    raise FetchFailed(f"larger than {max_bytes // (1024 * 1024)} MB")
-                if time.monotonic() - started > 2 * timeout:
-                    raise FetchFailed(f"not received within {2 * timeout:g} s")
-                chunks.append(chunk)
-    except urllib.error.HTTPError as exc:
-        raise FetchFailed(f"HTTP {exc.code} {exc.reason}") from None
-    except (TimeoutError, socket.timeout):
-        raise FetchFailed(f"no answer within {timeout:g} s") from None
-    except urllib.error.URLError as exc:
-        raise FetchFailed(str(getattr(exc.reason, "strerror", None) or exc.reason)) from None
-    except (OSError, ValueError) as exc:
-        raise FetchFailed(str(exc)) from None
-    return b"".join(chunks), mime

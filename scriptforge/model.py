@@ -109,6 +109,7 @@ class SetupEffect:
     majority: bool = False  # most players are this character; no Minions
     seating: bool = False  # the bracket also says who sits where (no count change)
     duplicate_good: bool = False  # good characters can be in play more than once
+    selection: tuple[str, ...] = ()  # the official `special` selection marks (bag-duplicate, ...)
     unmodelled: tuple[str, ...] = ()  # clauses scriptforge cannot count
 
     @classmethod
@@ -130,6 +131,7 @@ class SetupEffect:
             majority=data.get("majority", False),
             seating=data.get("seating", False),
             duplicate_good=data.get("duplicate_good", False),
+            selection=tuple(data.get("selection", ())),
             unmodelled=tuple(data.get("unmodelled", ())),
         )
 
@@ -157,6 +159,8 @@ class SetupEffect:
         for flag in ("no_evil", "majority", "seating", "duplicate_good"):
             if getattr(self, flag):
                 out[flag] = True
+        if self.selection:
+            out["selection"] = list(self.selection)
         if self.unmodelled:
             out["unmodelled"] = list(self.unmodelled)
         return out

@@ -10,18 +10,15 @@ The network is used here only, and only when asked.
 from dataclasses import dataclass
 import datetime
 from pathlib import Path
-import socket
 from typing import Callable
-import urllib.error
 import urllib.parse
-import urllib.request
 
-from scriptforge import __version__
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
 from scriptforge.datafiles import read_yaml
 from scriptforge.icons import ICONS_URL, IconUpdate, carried_over, update_icons
 from scriptforge.languages import codes, default, get as get_language, official
+from scriptforge.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
 from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
     write_pack
 
@@ -29,7 +26,7 @@ OFFICIAL_URL = "https://release.botc.app/resources/data/"
 TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
 ENGLISH_FILES = ("roles.json", "nightsheet.json", "jinxes.json")
 TIMEOUT = 20.0
-MAX_BYTES = 32 * 1024 * 1024  # the official files are ~100 kB; anything this big is not one of them
+MAX_BYTES = USER_FILE_BYTES  # the official files are ~100 kB; anything this big is not one of them
 
 
 @dataclass
@@ -48,25 +45,14 @@ def translation_file(lang: str) -> str:
 
 
 def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
-    """The body of `url`; InputError naming the URL (exit code 2) on any failure."""
-    request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{__version__}"})
+    """The body of `url` (at most MAX_BYTES, within `timeout` seconds); InputError naming the URL
+    (exit code 2) on any failure."""
+    from scriptforge.fetch import FetchFailed, fetch_url
+
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            body: bytes = response.read(MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise InputError(f"download failed: HTTP {exc.code} {exc.reason}", where=url) from None
-    except (TimeoutError, socket.timeout):
-        raise InputError(f"download failed: no answer within {timeout:g} s", where=url) from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        if isinstance(reason, (TimeoutError, socket.timeout)):
-            raise InputError(f"download failed: no answer within {timeout:g} s", where=url) from None
-        raise InputError(f"download failed: {getattr(reason, 'strerror', None) or reason}", where=url) from None
-    except (OSError, ValueError) as exc:
+        return fetch_url(url, max_bytes=MAX_BYTES, timeout=timeout)[0]
+    except FetchFailed as exc:
         raise InputError(f"download failed: {exc}", where=url) from None
-    if len(body) > MAX_BYTES:
-        raise InputError(f"download refused: larger than {MAX_BYTES // (1024 * 1024)} MB", where=url)
-    return body
 
 
 def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
@@ -83,17 +69,14 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
     for name, lang in _wanted(langs):
         if from_dir is not None:
             path = Path(from_dir) / name
-            try:
-                raw = path.read_bytes()
-            except FileNotFoundError:
+            if not path.exists():
                 if lang in installed:
                     raise InputError(f"file not found: the installed pack holds {lang}, and an update keeps "
                                      f"every installed language (put its file there, or pass --only with the "
-                                     f"languages to keep)", where=str(path)) from None
+                                     f"languages to keep)", where=str(path))
                 raise InputError("file not found (--from needs roles.json, nightsheet.json, jinxes.json "
-                                 "and game/<lang>.json for each --lang but en)", where=str(path)) from None
-            except OSError as exc:
-                raise InputError(f"cannot read file: {exc.strerror or exc}", where=str(path)) from None
+                                 "and game/<lang>.json for each --lang but en)", where=str(path))
+            raw = read_bytes(path, MAX_BYTES)  # a regular file, at most MAX_BYTES
             location = path.resolve().as_uri()
             progress(f"read {path} ({len(raw):,} bytes)")
         else:

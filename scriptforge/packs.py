@@ -24,17 +24,18 @@ from typing import Any
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
 from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import dump_yaml, locked
+from scriptforge.fileio import dump_yaml, locked, writing
 from scriptforge.languages import codes, official
 from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, place, token_id
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS
 from scriptforge.userfiles import decode, parse_json, read_bytes
-from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.brackets import read_brackets, selection_marks
 from scriptforge.findings import short
 
 FORMAT = 1
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
 ENV = "SCRIPTFORGE_PACKS"
+MANIFEST = "pack.yaml"
 OFFICIAL = "official"  # the pack `pack update` installs and every command loads by default
 STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demon Info", "dawn": "Dawn"}
 _HEADER = "# scriptforge data pack, made by `scriptforge pack import` from the files listed in pack.yaml.\n"
@@ -71,6 +72,10 @@ def active_packs(chosen=(), defaults: bool = True) -> list[Path]:
         first: list[str | Path] = []
     elif env is None:
         installed = packs_dir() / OFFICIAL
+        if installed.is_symlink() and not installed.exists():
+            raise DataError(f"the installed pack '{OFFICIAL}' is damaged (its link points to a folder that is "
+                            f"gone); run 'scriptforge pack update' to repair it, or use --no-packs",
+                            where=str(installed))
         first = [installed] if (installed / "pack.yaml").is_file() else []
     else:
         first = [p for p in env.split(os.pathsep) if p.strip()]
@@ -340,6 +345,9 @@ def _setup_record(role: dict, char_id: str, resolve, base_db) -> dict:
         setup.update(facts[char_id])
     elif role.get("setup") and not reading.brackets:
         setup["unmodelled"] = [NO_BRACKET]
+    marks = selection_marks(role.get("special"))
+    if marks:
+        setup["selection"] = list(marks)
     return setup
 
 
@@ -478,13 +486,18 @@ def _translated_jinxes(src: Source, pairs: list, base_db, out: PackBuild) -> dic
 
 
 def render_files(build: PackBuild) -> dict[str, bytes]:
-    """The pack's files as bytes, each checked against its schema first."""
+    """The pack's files as bytes, each checked against its schema first; pack.yaml records the
+    sha256 of every other file (`files`), which the database checks before it uses the pack."""
     out = {}
     for rel in sorted(build.files, key=lambda r: (r.count("/"), r)):
+        if rel == MANIFEST:
+            continue
         data = build.files[rel]
         validate(data, schema_of(rel), Path(build.name) / rel)
         out[rel] = (_HEADER + _dump_yaml(data)).encode("utf-8")
-    return out
+    manifest = {**build.files[MANIFEST], "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in out.items()}}
+    validate(manifest, schema_of(MANIFEST), Path(build.name) / MANIFEST)
+    return {MANIFEST: (_HEADER + _dump_yaml(manifest)).encode("utf-8"), **out}
 
 
 def _dump_yaml(data) -> str:
@@ -508,6 +521,11 @@ def write_pack(build: PackBuild, target: Path) -> Path:
     """
     target = Path(target)
     files = render_files(build)
+    with writing(target):
+        return _install({**build.blobs, **files}, target)  # blobs: the icons (scriptforge.icons)
+
+
+def _install(files: dict[str, bytes], target: Path) -> Path:
     if not target.is_symlink() and target.exists() and not (target / "pack.yaml").is_file() \
             and any(target.iterdir()):
         raise InputError("exists and is not a data pack; choose another --out or --name", where=str(target))
@@ -519,7 +537,7 @@ def write_pack(build: PackBuild, target: Path) -> Path:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(version, 0o777 & ~umask)  # mkdtemp makes it private; a pack is as readable as any data
-        for rel, data in {**build.blobs, **files}.items():
+        for rel, data in files.items():
             path = version / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)

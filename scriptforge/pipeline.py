@@ -23,6 +23,7 @@ from scriptforge.render.pdf import Renderer, require_printable
 from scriptforge.render.views import make_view
 from scriptforge.script_schema import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
+from scriptforge.userfiles import reserved_name
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
@@ -62,6 +63,20 @@ def _resolved(target: "Path | Targets", script_path, script) -> Path:
     return target
 
 
+def script_folder(script_path: Path | str) -> Path | None:
+    """The folder a script's own pictures may come from: the script file's; none for standard
+    input (which has no folder: only data: URLs and --icons, never the current folder)."""
+    return None if str(script_path) == "-" else Path(script_path).resolve().parent
+
+
+def renamed_warning(script_path: Path | str, target: Path) -> list[str]:
+    """The line that says an output was named `CON_.pdf` because Windows reserves `CON`."""
+    stem = Path(script_path).stem
+    if str(script_path) == "-" or not reserved_name(stem) or not Path(target).name.startswith(f"{stem}_"):
+        return []
+    return [f"'{stem}' is a name Windows reserves: written as {Path(target).name}"]
+
+
 PRINTABLE_TIMES = 10  # a text up to ten times its official limit is printed (validate reports text-too-long)
 
 
@@ -86,12 +101,13 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
     view = make_view(analyse(script, db), lang, paper, sheet=sheet, back=back, night=night)
     fallback = [c.name for t in (*view.teams, *view.extra_teams) for c in t.characters if c.fallback]
     if fallback and sheet:
         result.warnings.append(f"{len(fallback)} character(s) have no '{view.html_lang}' text and are printed "
                                f"in another language: {', '.join(fallback[:6])}{'…' if len(fallback) > 6 else ''}")
-    rendered = renderer.render(view, fmt, base_dir=Path(script_path).resolve().parent)
+    rendered = renderer.render(view, fmt, base_dir=script_folder(script_path))
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
@@ -175,12 +191,12 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
     view = almanac_view(analyse(script, db), lang, paper)
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
-    base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
-    rendered = render_almanac(view, renderer, fmt, base_dir)
+    rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)

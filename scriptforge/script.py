@@ -18,7 +18,7 @@ from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character,
 from scriptforge.userfiles import parse_json, read_text
 from scriptforge.ids import normalize_id, without_locale
 from scriptforge.official import PACK_UPDATE, official_facts
-from scriptforge.rules.brackets import read_brackets
+from scriptforge.rules.brackets import read_brackets, selection_marks, with_marks
 from scriptforge.findings import Finding, finding, short
 
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
@@ -80,6 +80,9 @@ def read_script(source: str | Path, db: Database) -> Script:
     return parse_script(read_text(source), db, str(source))
 
 
+MAX_ENTRIES = 10_000  # entries of one script; the largest real one has 224 characters (10,000 validate in ~0.5 s)
+
+
 def parse_script(text: str, db: Database, source: str = "<data>") -> Script:
     """Parse script JSON text; InputError if it is not valid JSON (or refused by the guard), not an array or empty."""
     return script_from_data(parse_json(text, source), db, source)
@@ -93,6 +96,9 @@ def script_from_data(data: object, db: Database, source: str = "<data>") -> Scri
                          where=source)
     if not data:
         raise InputError("the script is empty: it lists no characters", where=source)
+    if len(data) > MAX_ENTRIES:
+        raise InputError(f"the script has {len(data):,} entries, more than the {MAX_ENTRIES:,} scriptforge reads "
+                         f"(the largest real script has a few hundred)", where=source)
     return _Reader(db, source).read(data)
 
 
@@ -150,6 +156,8 @@ class _Reader:
         self.jinxes: list[Jinx] = []
         self.overridden: set[str] = set()
         self.meta: dict[str, Any] | None = None
+        self._repeats: dict[str, int] = {}  # id -> index of its duplicate-character finding
+        self._found: dict[str, Character] = {}  # spelling -> character, for repeated string entries
 
     def read(self, data: list[Any]) -> Script:
         for index, item in enumerate(data):
@@ -172,13 +180,30 @@ class _Reader:
 
     def _add(self, ch: Character, path: str) -> bool:
         if ch.id in self.paths:
-            self.problems.append(finding(
-                "duplicate-character", f"'{ch.id}' is listed more than once (first at {self.paths[ch.id]})",
-                path, id=ch.id, first=self.paths[ch.id]))
+            self._duplicate(ch.id, path)
             return False
         self.characters.append(ch)
         self.paths[ch.id] = path
         return True
+
+    def _duplicate(self, char_id: str, path: str) -> None:
+        """Every repeat of an id is one finding (its first repeat's place), however many there are:
+        a script with thousands of copies gets one line, in time linear in the entries."""
+        first = self.paths[char_id]
+        at = self._repeats.get(char_id)
+        if at is None:
+            self._repeats[char_id] = len(self.problems)
+            self.problems.append(finding(
+                "duplicate-character", f"'{char_id}' is listed more than once (first at {first})",
+                path, id=char_id, first=first, repeats=1, copies=[path]))
+            return
+        old = self.problems[at]
+        copies = old.data["copies"]
+        copies.append(path)  # in place: thousands of copies stay linear
+        self.problems[at] = finding(
+            "duplicate-character", f"'{char_id}' is listed more than once (first at {first}), {len(copies) + 1} "
+                                   f"times in all; the copies are left out",
+            old.path, id=char_id, first=first, repeats=len(copies), copies=copies)
 
     def _lookup(self, name: str, path: str) -> Character | None:
         found = self.db.find(name) if name.strip() else []
@@ -196,8 +221,12 @@ class _Reader:
     def _official(self, name: str, path: str) -> None:
         if name == "_meta":
             return
+        if name in self._found:  # the same spelling again: no second lookup
+            self._add(self._found[name], path)
+            return
         ch = self._lookup(name, path)
         if ch:
+            self._found[name] = ch
             self._add(ch, path)
 
     def _object(self, item: dict[str, Any], path: str) -> None:
@@ -273,10 +302,12 @@ class _Reader:
             if night or "firstNight" in item or "otherNight" in item:
                 changes["night"] = night
         ability = strings.get("ability")
+        effect = base.setup
         if ability and "[" in ability and base.setup is None:
             effect = self._setup(base.id, ability, [t.name for t in texts.values()], path)
-            if effect:
-                changes["setup"] = effect
+        effect = with_marks(effect, selection_marks(item.get("special")))
+        if effect is not base.setup:
+            changes["setup"] = effect
         self.overridden.add(base.id)
         self.problems.append(finding(
             "character-override", f"'{base.id}': the script's own {lang} texts are used for this script",
@@ -304,7 +335,8 @@ class _Reader:
             texts={lang: texts},
             reminders=self._labels(item, "reminders"),
             reminders_global=self._labels(item, "remindersGlobal"),
-            setup=self._setup(char_id, strings["ability"], [strings["name"]], path),
+            setup=with_marks(self._setup(char_id, strings["ability"], [strings["name"]], path),
+                             selection_marks(item.get("special"))),
             homebrew=True,
             night=self._night(item),
             source=self.source,

@@ -11,12 +11,15 @@ import unicodedata
 
 # C0 controls but tab and newline, DEL and the C1 controls, the line and paragraph separators,
 # bidirectional embeddings, overrides and isolates, and lone surrogates (which no terminal
-# encoding can write).
+# encoding can write: a file name that is not UTF-8, e.g. CP949 bytes from a Windows zip, holds
+# one per byte that is not UTF-8; shown as the replacement character U+FFFD, as `ls` does).
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xD800 <= code <= 0xDFFF:  # a byte of a file name that is not UTF-8 (surrogateescape): shown as �
+        return "\ufffd"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 

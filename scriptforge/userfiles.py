@@ -4,7 +4,8 @@ Scripts, homebrew YAML, official data files for packs, translation files (`l10n 
 PO files and almanac documents are all read here. Any problem is an InputError (exit code 2) in
 one line that names the file and the place (a JSON pointer, or a YAML line and field):
 
-- the file: not found, a folder, unreadable, not UTF-8, a NUL character in the text;
+- the file: not found, a folder, a FIFO or a device (only regular files and "-" are read), larger
+  than MAX_BYTES (4 MiB; standard input too), unreadable, not UTF-8, a NUL character in the text;
 - the syntax: not JSON / not YAML, nested deeper than any document scriptforge reads;
 - the values: a lone surrogate escape ("\\ud800": not a character, it cannot be written out
   again), a NUL, NaN or Infinity, a number too large for a double (the official app is JavaScript
@@ -20,18 +21,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 import json
 import math
+import os
 from pathlib import Path
 import re
+import stat
 import sys
 from typing import Any
 
 from scriptforge.errors import InputError
 from scriptforge.ids import place
 
+MAX_BYTES = 4 * 1024 * 1024  # the largest user file read: 35x the largest real script (115 kB), 12x a full PO export;
+# parsed, 4 MiB of JSON can still take ~100 MiB of Python objects (a list of 1.4 million {})
 MAX_DEPTH = 64  # far deeper than any script, pack or homebrew file; deeper input only exhausts the stack
 MAX_VALUES = 2_000_000  # YAML aliases can make a small file expand to billions of values
 _BAD_CHARACTER = re.compile("[\0\ud800-\udfff]")
 _MAX_DIGITS = 309  # a double holds at most ~1.8e308
+# a FIFO opens without waiting for a writer (and is then refused); no terminal becomes ours
+_OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+# (device, inode) of every user file read -> (mtime, size) then: an inode a later file reuses is
+# not the file that was read
+_read_keys: dict[tuple[int, int], tuple[int, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -42,19 +52,91 @@ class Refused:
     line: int | None = None
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a user file ("-" is stdin); InputError in one wording for every kind of file."""
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file")
+
+
+def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a user file ("-" is stdin); InputError in one wording for every kind of file.
+
+    Only a regular file (or "-") is read, and at most `limit` bytes: a FIFO, a device such as
+    /dev/zero or a folder is refused at once (the file is opened without waiting and checked
+    before a byte is read), and so is a larger file or standard input. Each file read is
+    remembered (`was_read`), so that no output of the same command replaces it.
+    """
     label = str(path)
+    if label == "-":
+        try:
+            data: bytes = sys.stdin.buffer.read(limit + 1)
+        except (OSError, ValueError, AttributeError) as exc:
+            raise InputError(f"cannot read standard input: {getattr(exc, 'strerror', None) or exc}") from None
+        if len(data) > limit:
+            raise InputError(f"standard input holds more than {_size(limit)}, more than any file "
+                             f"scriptforge reads (the limit)", where=label)
+        return data
     try:
-        if label == "-":
-            return sys.stdin.buffer.read()
-        return Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
         raise InputError("file not found", where=label) from None
     except IsADirectoryError:
         raise InputError("is a folder, not a file", where=label) from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise InputError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", where=label) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"is {_kind(info.st_mode)}, not a file", where=label)
+        if info.st_size > limit:
+            raise InputError(f"is {_size(info.st_size)}, larger than any file scriptforge reads "
+                             f"(the limit is {_size(limit)})", where=label)
+        _read_keys[(info.st_dev, info.st_ino)] = (info.st_mtime_ns, info.st_size)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", where=label) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputError(f"grew past {_size(limit)} while it was read (the limit)", where=label)
+    return data
+
+
+def file_key(path: str | Path) -> tuple[object, ...]:
+    """What names one file whatever the path: (device, inode, and its modification time and size
+    then) through symlinks and hard links; for a file that does not exist, its real path."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return ("path", os.path.realpath(path))
+    return ("file", info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"{p}{n}" for p in ("COM", "LPT") for n in "123456789¹²³")}
+
+
+def reserved_name(name: str) -> bool:
+    """True for a file name Windows reserves (CON, NUL, COM1, LPT1…, with any extension): such a
+    file cannot be opened, copied or deleted there."""
+    return name.split(".")[0].rstrip(" ").upper() in _RESERVED
+
+
+def was_read(key: tuple[object, ...]) -> bool:
+    """True when this command has read the file `key` (see `file_key`) as a user file."""
+    if key[0] != "file":
+        return False
+    dev, ino, mtime, size = key[1:5]
+    return _read_keys.get((dev, ino), None) == (mtime, size)  # type: ignore[arg-type]
+
+
+def forget_reads() -> None:
+    """A new command begins (the CLI calls it): nothing read yet."""
+    _read_keys.clear()
 
 
 def decode(raw: bytes, label: str) -> str:
@@ -235,30 +317,52 @@ def value_problem(value: Any) -> str | None:
 
 
 def first_problem(data: Any) -> tuple[list[str | int], str] | None:
-    """The first value (depth first, in document order) the guard refuses: (steps, why)."""
-    stack: list[tuple[list[str | int], Any]] = [([], data)]
-    visited = 0
+    """The first value (depth first, in document order) the guard refuses: (steps, why).
+
+    A mapping's keys are checked before its values. Memory grows with the depth, not the size:
+    one iterator per level and one path (a list of 2 million values once took 1.6 GB here)."""
+    if not isinstance(data, (dict, list)):
+        why = value_problem(data)
+        return ([], why) if why is not None else None
+    steps: list[str | int] = []
+    bad_key = _bad_key(data, steps)
+    if bad_key is not None:
+        return bad_key
+    stack = [iter(data.items()) if isinstance(data, dict) else enumerate(data)]
+    visited = 1
     while stack:
-        steps, node = stack.pop()
+        try:
+            key, node = next(stack[-1])
+        except StopIteration:
+            stack.pop()
+            if steps:
+                steps.pop()
+            continue
         visited += 1
         if visited > MAX_VALUES:
-            return steps, f"more than {MAX_VALUES:,} values (YAML aliases expanding?)"
-        if len(steps) > MAX_DEPTH:
-            return steps[:MAX_DEPTH], f"nested deeper than {MAX_DEPTH} levels"
-        if isinstance(node, dict):
-            children: list[tuple[list[str | int], Any]] = []
-            for key, value in node.items():
-                why = value_problem(key)
-                if why is not None:
-                    return [*steps, str(key).encode("utf-8", "backslashreplace").decode()], f"in a key: {why}"
-                children.append(([*steps, key], value))
-            stack.extend(reversed(children))
-        elif isinstance(node, list):
-            stack.extend(reversed([([*steps, i], value) for i, value in enumerate(node)]))
-        else:
-            why = value_problem(node)
+            return [*steps, key], f"more than {MAX_VALUES:,} values (YAML aliases expanding?)"
+        if len(steps) + 1 > MAX_DEPTH:
+            return [*steps, key][:MAX_DEPTH], f"nested deeper than {MAX_DEPTH} levels"
+        if isinstance(node, (dict, list)):
+            steps.append(key)
+            bad_key = _bad_key(node, steps)
+            if bad_key is not None:
+                return bad_key
+            stack.append(iter(node.items()) if isinstance(node, dict) else enumerate(node))
+            continue
+        why = value_problem(node)
+        if why is not None:
+            return [*steps, key], why
+    return None
+
+
+def _bad_key(node: Any, steps: list[str | int]) -> tuple[list[str | int], str] | None:
+    """The first key of a mapping that the guard refuses, as `first_problem` reports it."""
+    if isinstance(node, dict):
+        for key in node:
+            why = value_problem(key)
             if why is not None:
-                return steps, why
+                return [*steps, str(key).encode("utf-8", "backslashreplace").decode()], f"in a key: {why}"
     return None
 
 

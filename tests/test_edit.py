@@ -73,7 +73,7 @@ def test_new_writes_meta_first_then_ids(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text()) == [{"id": "_meta", "name": "Mine", "author": "Me"},
                                            "clockmaker", "lilmonsta", "fanggu"]
-    assert "teams: 1 townsfolk, 2 demon" in result.output
+    assert "teams: 1 Townsfolk, 2 Demons" in result.output
     again = run(runner, "new", out, "--name", "Mine")
     assert again.exit_code == 1 and "already exists" in again.output
 
@@ -85,7 +85,8 @@ def test_add_reports_jinx_djinn_and_setup_warnings(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "added Damsel (damsel)" in result.output
     assert "new jinx: Widow × Damsel" in result.output
-    assert "the Djinn is needed" in result.output
+    assert "the Djinn is not on the script (the jinxes are its rules all the same)" in result.output
+    assert "add it to the script" not in result.output
     result = run(runner, "add", out, "djinn", "huntsman")
     assert "the Djinn is on the script" in result.output
     assert "Huntsman (huntsman) is already on the script" in result.output

@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -152,13 +151,12 @@ def test_damaged_caches_are_rebuilt_not_fatal(tmp_path):
         assert not any(b"garbage(((" in path.read_bytes() for path in (cache / folder).iterdir()), folder
 
 
-def test_a_pathological_long_word_is_refused_within_a_second(runner, tmp_path):
+def test_a_pathological_long_word_is_refused_before_layout(runner, tmp_path):
+    # how fast the refusal is: benchmarks/bench_hostile.py ("long texts"), not a wall-clock assertion here
     for length in (30_000, 100_000):
         script = write(tmp_path / "s.json", json.dumps([*FIVE, {"id": "hb", "name": "Hb", "team": "townsfolk",
                                                                  "ability": "a" * length}]))
-        start = time.perf_counter()
         result = runner.invoke(main, ["build", str(script), "-o", str(tmp_path / "x.pdf")])
-        assert time.perf_counter() - start < 1.0
         assert result.exit_code == 2
         one_error_line(result, "/5/ability", f"{length} characters")
         assert not (tmp_path / "x.pdf").exists()

@@ -238,18 +238,18 @@ def test_cli_pack_commands(small_pack, runner, tmp_path, monkeypatch):
 FACTS_SETUP = {
     "baron": ({"outsiders": 2}, []), "fanggu": ({"outsiders": 1}, []), "vigormortis": ({"outsiders": -1}, []),
     "godfather": ({"outsiders": [-1, 1], "ends_only": ["outsiders"]}, []), "balloonist": ({"outsiders": [0, 1]}, []),
-    "hermit": ({"outsiders": [-1, 0]}, []), "lilmonsta": ({"minions": 1}, []),
+    "hermit": ({"outsiders": [-1, 0]}, []), "lilmonsta": ({"minions": 1, "selection": ["bag-disabled"]}, []),
     "lordoftyphon": ({"minions": 1, "outsiders_any": 0, "seating": True}, []),
     "kazali": ({"outsiders_any": 0, "seating": True}, []),
     "xaan": ({"outsiders_any": 1}, []),
-    "villageidiot": ({"extra_copies": [0, 2], "extra_copies_drunk": 1}, []),
+    "villageidiot": ({"extra_copies": [0, 2], "extra_copies_drunk": 1, "selection": ["bag-duplicate"]}, []),
     "huntsman": ({"adds": ["damsel"]}, []), "choirboy": ({"adds": ["king"]}, []),
-    "bountyhunter": ({"evil_townsfolk": 1}, []), "atheist": ({"no_evil": True}, []),
-    "summoner": ({"demons": -1}, []), "marionette": ({"seating": True, "bag_token": "good"}, []),
-    "legion": ({"majority": True}, []),
+    "bountyhunter": ({"evil_townsfolk": 1}, []), "atheist": ({"no_evil": True, "selection": ["good-duplicate", "evil-duplicate"]}, []),
+    "summoner": ({"demons": -1}, []), "marionette": ({"seating": True, "bag_token": "good", "selection": ["bag-disabled"]}, []),
+    "legion": ({"majority": True, "selection": ["bag-duplicate"]}, []),
     # setup: true without a bracket: the facts of data/setup.yaml (none: no count changes)
-    "drunk": ({"bag_token": "townsfolk"}, []), "sentinel": ({"outsiders": [-1, 1]}, []),
-    "pope": ({"duplicate_good": True}, []), "deusexfiasco": (None, []), "bootlegger": (None, []),
+    "drunk": ({"bag_token": "townsfolk", "selection": ["bag-disabled"]}, []), "sentinel": ({"outsiders": [-1, 1]}, []),
+    "pope": ({"duplicate_good": True, "selection": ["good-duplicate", "evil-duplicate"]}, []), "deusexfiasco": (None, []), "bootlegger": (None, []),
     "gardener": (None, []), "tor": (None, []),
 }
 

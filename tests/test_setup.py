@@ -8,12 +8,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 
+from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.database import load_database
+from scriptforge.errors import InputError
 from scriptforge.packs import import_pack
 from scriptforge.rules.setup import COUNTS, setup_table
 from scriptforge.analysis import validate_data
-from scriptforge.script import script_from_data
+from scriptforge.script import read_script, script_from_data
 
 from tests.conftest import EXAMPLES, shared_path
 
@@ -89,7 +91,10 @@ CASES = {
     "legion at 10": (["legion"], 10, ("demon",), {(("legion",), (10 - n, 0, 0, n)) for n in range(6, 10)}),
     "legion at 15": (["legion"], 15, ("demon",), {(("legion",), (15 - n - o, o, 0, n))
                                                   for n in range(8, 15) for o in range(0, min(2, 15 - n) + 1)}),
-    "atheist: no evil characters": (["atheist"], 7, (), {((), (5, 0, 1, 1)), (("atheist",), (7, 0, 0, 0))}),
+    # no evil characters: every seat is good, Townsfolk or Outsiders in any split (the Atheist's
+    # own good-duplicate lets the script fill any of them)
+    "atheist: no evil characters": (["atheist"], 7, (), {((), (5, 0, 1, 1)), *((("atheist",), (7 - o, o, 0, 0))
+                                                                                for o in range(0, 7))}),
     "sentinel: one more, one fewer or none": (["sentinel"], 6, (), {
         (("sentinel",), (4, 0, 1, 1)), (("sentinel",), (3, 1, 1, 1)), (("sentinel",), (2, 2, 1, 1))}),
     "sentinel + baron": (["sentinel", "baron"], 5, (), {
@@ -253,3 +258,190 @@ def test_back_page_prints_the_base_beside_the_range(db):
     assert cells["demon"][0] == "1 (0–1)" and cells["minion"][0] == "1 (1–2)"  # Lil' Monsta: no Demon token
     assert cells["townsfolk"][0] == "3" and cells["outsider"][0] == "0"
     assert back["setup_note"] == "기본 (가능한 모든 주머니 구성의 범위)"
+
+
+# -- issue 25: the Atheist, the Pope, the selection marks, forced choices (table-driven) ----------
+
+
+def hb(char_id, team, ability="Something happens.", marks=()):
+    """A homebrew character object, with official `special` selection marks."""
+    item = {"id": char_id, "name": char_id.title(), "team": team, "ability": ability}
+    if marks:
+        item["special"] = [{"type": "selection", "name": m} for m in marks]
+    return item
+
+
+SMALL = ["chef", "noble", "clockmaker", "recluse", "poisoner", "imp"]
+
+# (script entries, players, what the row must show: "feasible", "bags" (a subset that must be
+#  there), "no_bags" (bags that must not be), "ranges" (team -> (min, max)))
+ISSUE_CASES = {
+    "atheist alone: Townsfolk or Outsiders in any split": (
+        ["atheist", *TOWNSFOLK, *OUTSIDERS, *MINIONS, *DEMON], 9,
+        {"bags": {(("atheist",), (9 - o, o, 0, 0)) for o in range(0, 9)}, "ranges": {"minions": (0, 1)}}),
+    "atheist on a small script: its good-duplicate fills the big counts": (
+        ["atheist", *SMALL], 15, {"feasible": True, "bags": {(("atheist",), (15, 0, 0, 0)), (("atheist",), (12, 3, 0, 0))},
+                                  "ranges": {"minions": (0, 0), "demons": (0, 0)}}),
+    "atheist with the pope": (
+        ["atheist", "pope", *SMALL], 12, {"feasible": True, "bags": {((), (7, 2, 2, 1)), (("atheist",), (10, 2, 0, 0))}}),
+    "pope + drunk: the Townsfolk need is settled after the Drunk's token": (
+        ["chef", "noble", "clockmaker", "drunk", "poisoner", "imp", "pope"], 6,
+        {"feasible": True, "bags": {((), (3, 1, 1, 1))}}),
+    "bag-duplicate: one Minion fills every Minion seat": (
+        [*TOWNSFOLK, *OUTSIDERS, hb("coven", "minion", marks=["bag-duplicate"]), "imp"], 13,
+        {"feasible": True, "ranges": {"minions": (3, 3)}}),
+    "without bag-duplicate the same script cannot": (
+        [*TOWNSFOLK, *OUTSIDERS, hb("coven", "minion"), "imp"], 13, {"feasible": False}),
+    "bag-disabled: never dealt, so another Outsider is shown": (
+        ["chef", "noble", "clockmaker", hb("ghost", "outsider", marks=["bag-disabled"]), "poisoner", "imp"], 6,
+        {"feasible": False}),
+    "bag-disabled with a second Outsider": (
+        ["chef", "noble", "clockmaker", hb("ghost", "outsider", marks=["bag-disabled"]), "saint", "poisoner", "imp"], 6,
+        {"feasible": True, "bags": {((), (3, 1, 1, 1))}}),
+    "good-duplicate on a player: only the bags with it in play repeat": (
+        ["noble", "clockmaker", hb("twin", "townsfolk", marks=["good-duplicate"]), "recluse", "poisoner", "imp"], 7,
+        {"feasible": True, "bags": {(("twin",), (5, 0, 1, 1))}, "no_bags": {((), (5, 0, 1, 1))}}),
+    "evil-duplicate on a Loric: Minions repeat at every count": (
+        [*TOWNSFOLK, *OUTSIDERS, "poisoner", "imp", hb("hive", "loric", marks=["evil-duplicate"])], 13,
+        {"feasible": True, "ranges": {"minions": (3, 3)}}),
+}
+
+
+@pytest.mark.parametrize("case", ISSUE_CASES, ids=list(ISSUE_CASES))
+def test_setup_rules_of_issue_25(official, case):
+    entries, players, expected = ISSUE_CASES[case]
+    script = script_from_data(entries, official)
+    (row,) = setup_table(script.characters, official, players)
+    if "feasible" in expected:
+        assert row.feasible is expected["feasible"]
+    assert expected.get("bags", set()) <= bags(row)
+    assert not expected.get("no_bags", set()) & bags(row)
+    for team, span in expected.get("ranges", {}).items():
+        assert row.ranges[team] == span
+
+
+def test_witch_hunt_puts_several_witches_in_the_bag(official):
+    script = script_from_data(json.loads(shared_path("reference", "official", "wc25", "witchhunt", "script.json")
+                                         .read_text(encoding="utf-8")), official)
+    rows = {r.players: r for r in setup_table(script.characters, official)}
+    assert all(r.feasible for r in rows.values())
+    assert rows[13].ranges["minions"] == (4, 4) and rows[13].ranges["demons"] == (0, 0)  # Lil' Monsta: +1 Minion
+    report = validate_data(json.loads(shared_path("reference", "official", "wc25", "witchhunt", "script.json")
+                                      .read_text(encoding="utf-8")), official)
+    assert report.ok and not [f for f in report.findings if f.code in ("team-too-small", "setup-impossible")]
+
+
+SEED_WARNING = "the Balloonist must add no Outsider: the bag would need 6 Outsiders, the script has 5"
+
+
+def test_seed_003_gets_its_authors_warning_at_9_12_and_15(db, runner):
+    script = script_from_data(json.loads((EXAMPLES / "fang-gu-zealot.json").read_text(encoding="utf-8")), db)
+    rows = setup_table(script.characters, db)
+    forced = {r.players: r.forced for r in rows}
+    assert [n for n, f in forced.items() if f] == [9, 12, 15]
+    for n in (9, 12, 15):
+        (one,) = forced[n]
+        assert (one.character, one.others, one.allowed, dict(one.refused)) == (
+            "balloonist", ("baron", "fanggu"), ((("outsiders", 0),),), {"outsiders": 1})
+        assert (one.gap.team, one.gap.needed, one.gap.available) == ("outsider", 6, 5)
+    report = validate_data(json.loads((EXAMPLES / "fang-gu-zealot.json").read_text(encoding="utf-8")), db)
+    (finding,) = [f for f in report.findings if f.code == "setup-forced-choice"]
+    assert finding.severity == "info" and finding.data["players"] == [9, 12, 15]
+    assert SEED_WARNING in finding.message and "with Baron and Fang Gu in play" in finding.message
+    path = str(EXAMPLES / "fang-gu-zealot.json")
+    english = runner.invoke(main, ["setup", path, "--players", "12"]).output
+    assert f"At 12 players, with Baron and Fang Gu in play, t{SEED_WARNING[1:]}." in english
+    korean = runner.invoke(main, ["setup", path, "--players", "15", "--lang", "ko"]).output
+    assert ("15인 게임, 남작, 팡 구 등장 시: 열기구 조종사의 효과는 ‘외지인 추가 없음’만 고를 수 있습니다. "
+            "그 밖의 선택은 외지인 6명이 필요하지만 스크립트에는 5명뿐입니다.") in korean
+    for n in (5, 6, 7, 8, 10, 11, 13, 14):
+        assert "Balloonist must" not in runner.invoke(main, ["setup", path, "--players", str(n)]).output
+
+
+def test_setup_json_lists_bags_only_when_asked_and_carries_findings(runner):
+    path = str(EXAMPLES / "fang-gu-zealot.json")
+    every = json.loads(runner.invoke(main, ["setup", path, "--format", "json"]).stdout)
+    assert all("bags" not in row for row in every)
+    nine = every[4]
+    assert [f["code"] for f in nine["findings"]] == ["setup-forced-choice"]
+    assert nine["forced"][0]["refused"] == {"outsiders": 1} and nine["forced"][0]["needed"] == 6
+    assert not every[5]["findings"]  # 10 players: nothing to say
+    listed = json.loads(runner.invoke(main, ["setup", path, "--format", "json", "--bags"]).stdout)
+    assert all(row["bags"] for row in listed)
+
+
+def test_many_homebrew_setup_characters_get_bounds_and_a_finding(db):
+    effects = ["+1 Outsider", "-1 Outsider", "+0 or +1 Outsider", "-1 or +1 Outsider", "+2 Outsiders",
+               "-0 or -1 Outsider", "+1 Minion", "+1 Townsfolk", "-1 Townsfolk", "+0 to +2 Outsiders"]
+    teams = ["townsfolk", "outsider", "minion", "demon"]
+    homebrew = [hb(f"hb{i}", teams[i % 4], f"Something. [{effects[i % 10]}. {effects[(i // 10 + i + 1) % 10]}]")
+                for i in range(30)]
+    report = validate_data(["chef", "noble", "librarian", "recluse", "poisoner", "imp", *homebrew], db)
+    (summary,) = [f for f in report.findings if f.code == "setup-summarised"]
+    assert summary.severity == "info" and summary.data["players"] == list(range(5, 16))
+    rows = report.analysis.setup
+    for row in rows:
+        assert not row.exact and not row.bags
+        assert all(0 <= lo <= hi <= row.players for lo, hi in row.ranges.values())
+
+
+def test_validate_and_setup_never_disagree_over_the_corpus(official):
+    """Every count no bag can fill is exactly one of team-too-small / setup-impossible, and every
+    setup finding names counts of its own kind only; every corpus script gets a table."""
+    from tests.test_validate import corpus_files
+
+    for path in corpus_files():
+        try:
+            script = read_script(path, official)
+        except InputError:
+            continue
+        analysis = analyse(script, official)
+        unfillable = {r.players for r in analysis.setup if not r.feasible}
+        said: dict[str, set[int]] = {}
+        for f in analysis.findings:
+            if f.code in ("team-too-small", "setup-impossible", "setup-shortfall", "setup-forced-choice"):
+                said.setdefault(f.code, set()).update(f.data["players"])
+        cannot = said.get("team-too-small", set()) | said.get("setup-impossible", set())
+        assert cannot == unfillable, path.name
+        assert not said.get("team-too-small", set()) & said.get("setup-impossible", set()), path.name
+        assert not (said.get("setup-shortfall", set()) | said.get("setup-forced-choice", set())) & unfillable, path.name
+
+
+def test_script_analysis_like_the_official_tool(official):
+    teensy = ["chef", "noble", "clockmaker", "librarian", "washerwoman", "empath", "recluse", "saint",
+              "poisoner", "spy", "imp"]
+    report = validate_data(teensy, official)
+    codes = [f.code for f in report.findings]
+    assert "team-advice" not in codes  # 6 / 2 / 2 / 1: a usual Teensyville script
+    assert "no-outsider-modification" in codes and "sheet-too-full" not in codes
+    report = validate_data([*teensy[:-1], "baron", "imp"], official)
+    assert "no-outsider-modification" not in [f.code for f in report.findings]
+    assert [f.data for f in report.findings if f.code == "team-advice"] == [
+        {"team": "minion", "count": 3, "usual": [2, 2], "kind": "teensyville"}]
+    big = validate_data([*TOWNSFOLK, "king", "chambermaid", *OUTSIDERS, "drunk", *MINIONS, "baron", "imp", "fanggu",
+                         "vigormortis", "nodashii", "pukka"], official)
+    by_code = {f.code: f for f in big.findings}
+    assert by_code["sheet-too-full"].data == {"characters": 29, "one_sheet": 25}
+    advice = [f.message for f in big.findings if f.code == "team-advice"]
+    assert advice == ["15 Townsfolk: more than a standard script usually has (13)",
+                      "5 Outsiders: more than a standard script usually has (4)",
+                      "5 Demons: more than a standard script usually has (4)"]
+    meta = validate_data([{"id": "_meta", "name": "Big teensy", "teensyville": True}, *TOWNSFOLK, "imp"], official)
+    assert {f.data["kind"] for f in meta.findings if f.code == "team-advice"} == {"teensyville"}
+
+
+def test_thousands_of_duplicates_are_one_finding_and_homebrew_order_is_kept(db):
+    from scriptforge.rules.order import sheet_order
+
+    script = script_from_data(["imp", *["monk"] * 3000, "chef", {"id": "chef"}], db)
+    dupes = [f for f in script.problems if f.code == "duplicate-character"]
+    assert [(f.data["id"], f.data["repeats"], f.path) for f in dupes] == [("monk", 2999, "/2"), ("chef", 1, "/3002")]
+    assert "3000 times in all" in dupes[0].message
+    # homebrew placed by the rule among official characters, in key order, ties in key order
+    entries = ["chef", "librarian", "empath", "monk",
+               hb("hb1", "townsfolk", "You start knowing a secret."), hb("hb2", "townsfolk", "Each night, hum."),
+               hb("hb3", "townsfolk", "Each night, choose a player: you learn a lot about them."),
+               hb("hb4", "townsfolk", "Zzz.")]
+    order = [c.id for c in sheet_order(script_from_data(entries, db))]
+    # "You start knowing" (shortest first), then "Each night" by length, unmatched last
+    assert order == ["hb1", "chef", "librarian", "hb2", "hb3", "empath", "monk", "hb4"]

@@ -223,9 +223,7 @@ def write_almanac(almanac: Almanac, out_dir: Path, script: tuple[Path, list] | N
     the journal and the lock in `out_dir`'s parent: a data folder when `out_dir` is data/<lang>)."""
     root = Path(out_dir).resolve().parent
     targets = [Path(out_dir) / "characters" / f"{entry.id}.yaml" for entry in almanac.entries]
-    if script:
-        targets.append(script[0])
-    refuse_to_overwrite(targets, [almanac.path])
+    refuse_to_overwrite([script[0]] if script else [], [almanac.path], edits=targets)
     with locked(root):
         files = merged_texts(almanac, out_dir)
         for path, texts in files.items():

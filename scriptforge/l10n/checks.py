@@ -14,6 +14,7 @@ BotC units only.
 
 from dataclasses import dataclass
 from pathlib import Path
+import functools
 import re
 from typing import Callable, Iterable
 
@@ -385,12 +386,13 @@ _HANGUL_WORD = re.compile(r"[가-힣]+")
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
 
-def _stems(word: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def _stems(word: str) -> frozenset[str]:
     out = {word}
     for suffix in _KO_SUFFIXES:
         if word.endswith(suffix) and len(word) > len(suffix):
             out.add(word[: -len(suffix)])
-    return out
+    return frozenset(out)
 
 
 def _jamo(syllable: str) -> tuple[int, int, int] | None:
@@ -462,8 +464,16 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
         for term in db.glossary.get(lang, []):  # names of characters not yet written in `lang`
             if term.get("character") in db.characters:
                 names.append((len(term["term"].split()), term["character"], _apostrophes(term["term"])))
+        # names by their one-letter deletions (and the word count): a word one substitution,
+        # insertion or deletion away from a name shares one of them, so each candidate meets a
+        # few names, not all (with the official pack, 236 names × every word took ~3 s)
+        hangul = _hangul(lang)
+        by_key: dict[tuple, dict[tuple[str, str], None]] = {}
+        for words, char_id, name in names:
+            for variant in _deletions(name.replace(" ", "")):
+                by_key.setdefault((words, variant), {})[(char_id, name)] = None
         lower_words: set[str] = set()
-        if not _hangul(lang):
+        if not hangul:
             for _, _, text in ctx.texts(lang, SCRIPTED_GAME):
                 lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
         for unit, index, text in ctx.texts(lang, SCRIPTED_GAME):
@@ -471,16 +481,20 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
                 continue
             seen = set()
             for n_words, candidate, forms in _candidates(_apostrophes(text), lang, lower_words):
-                if candidate in seen or not forms.isdisjoint(known):
+                if candidate in seen or not forms.isdisjoint(known) or not candidate:
                     continue
-                for words, char_id, name in names:
-                    if words != n_words:
-                        continue
-                    if _ko_typo(candidate, name) if _hangul(lang) else _en_typo(candidate, name.replace(" ", "")):
+                near = {pair: None for variant in _deletions(candidate) for pair in by_key.get((n_words, variant), ())}
+                for char_id, name in near:
+                    if _ko_typo(candidate, name) if hangul else _en_typo(candidate, name.replace(" ", "")):
                         seen.add(candidate)
                         yield ctx.finding("name-misspelt", lang, f"{_where(unit, index)}: '{candidate}' looks like "
                                           f"a misspelling of {name} ({char_id})", unit, word=candidate,
                                           name=name, name_of=char_id)
+
+
+def _deletions(word: str) -> set[str]:
+    """The word and every form of it with one letter left out."""
+    return {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
 
 
 def _hangul(lang: str) -> bool:
@@ -591,6 +605,8 @@ def _unbalanced(text: str, quotes: tuple[tuple[str, str], ...]) -> list[str]:
     # brackets none of them uses as a quote
     pairs = [*quotes, *((a, b) for a, b in _BRACKETS if a not in closing_marks and b not in closing_marks)]
     for opening, closing in pairs:
+        if opening not in text and closing not in text:
+            continue
         depth = 0
         for char in text:
             if char == opening:

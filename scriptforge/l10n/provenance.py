@@ -127,8 +127,11 @@ def editing_data(load: Callable[[], Any], folder: Path | None = None) -> Iterato
 def write_docs(docs: list[YamlDoc], root: Path, partial: bool = False) -> list[Path]:
     """Validate every document against its schema (`partial`: with its required fields lifted),
     then write those whose bytes change, all or nothing (`root`, the data folder, keeps the
-    journal; see fileio.write_files)."""
+    journal; see fileio.write_files). A whole data folder (not `partial`) is first checked as it
+    would be afterwards: a change that leaves it inconsistent writes nothing."""
+    from scriptforge.database import pending_problems
     from scriptforge.datafiles import PARTIAL, validate
+    from scriptforge.errors import InputError
 
     for doc in docs:
         validate(doc.data, schema_for(doc.path) + (PARTIAL if partial else ""), doc.path)
@@ -138,6 +141,10 @@ def write_docs(docs: list[YamlDoc], root: Path, partial: bool = False) -> list[P
         old = doc.path.read_text(encoding="utf-8") if doc.path.exists() else None
         if text != old:
             changed[doc.path] = text.encode("utf-8")
+    problems = [] if partial else pending_problems(root, {doc.path: doc.data for doc in docs if doc.path in changed})
+    if problems:  # e.g. a pack character's text, which the data folder alone does not define
+        raise InputError(f"nothing written: the change would leave the data folder {root} inconsistent "
+                         f"({problems[0]}{f'; and {len(problems) - 1} more' if len(problems) > 1 else ''})")
     write_files(changed, root)
     return list(changed)
 

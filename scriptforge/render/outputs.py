@@ -18,7 +18,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from scriptforge.errors import ScriptforgeError
-from scriptforge.fileio import atomic_write_bytes
+from scriptforge.fileio import atomic_write_bytes, is_special, refuse_to_overwrite
+from scriptforge.userfiles import file_key, reserved_name
 
 if TYPE_CHECKING:
     from scriptforge.render.pdf import Rendered
@@ -50,9 +51,14 @@ def file_stem(script: Path, name: str | None) -> str:
     """The output's name: the script file's stem; for standard input the script's name, as a
     file name (``script`` when it has none)."""
     if str(script) != STDOUT:
-        return script.stem
+        return renamed(script.stem)
     cleaned = re.sub(r"[^\w.-]+", "-", (name or "").strip(), flags=re.UNICODE).strip("-.")
-    return cleaned[:80] or "script"
+    return renamed(cleaned[:80] or "script")
+
+
+def renamed(stem: str) -> str:
+    """A stem Windows reserves (CON, NUL, COM1…) gets a `_` (CON_.pdf), so the output can be copied there."""
+    return f"{stem}_" if reserved_name(stem) else stem
 
 
 def output_target(script: Path, out: str | Path | None, fmt: str, many: bool, suffix: str = "",
@@ -77,23 +83,23 @@ def output_target(script: Path, out: str | Path | None, fmt: str, many: bool, su
 
 def check_targets(pairs: list[tuple[Path, Path]]) -> None:
     """Refuse, before anything is written, two inputs that map to one output and an output that
-    is one of the inputs. `pairs`: (input, output) per script (stdin and stdout are skipped)."""
-    inputs = {_key(source) for source, _ in pairs if str(source) != STDOUT}
-    seen: dict[Path, Path] = {}
+    is one of the inputs, a file the run read or a data file (the files themselves are compared,
+    through symlinks and hard links: `fileio.refuse_to_overwrite`). `pairs`: (input, output) per
+    script (stdin and stdout are skipped)."""
+    inputs = {file_key(source): source for source, _ in pairs if str(source) != STDOUT}
+    seen: dict[tuple, Path] = {}
     for source, target in pairs:
         if str(target) == STDOUT:
             continue
-        key = _key(target)
+        key = file_key(target)
         if key in inputs:
-            raise OutputError(f"the output would overwrite the input {source}; choose another -o", where=str(target))
+            raise OutputError(f"the output would overwrite the input {inputs[key]}; choose another -o",
+                              where=str(target))
         if key in seen and str(source) != STDOUT:
             raise OutputError(f"{seen[key]} and {source} would both be written to this file; "
                               f"render them into separate folders or rename one", where=str(target))
         seen[key] = source
-
-
-def _key(path: Path) -> Path:
-    return Path(os.path.abspath(path))
+    refuse_to_overwrite(dict.fromkeys(target for _, target in pairs))
 
 
 def write_rendered(rendered: "Rendered", target: Path) -> list[Path]:
@@ -106,16 +112,15 @@ def write_rendered(rendered: "Rendered", target: Path) -> list[Path]:
         sys.stdout.buffer.write(rendered.files[0][1])
         sys.stdout.buffer.flush()
         return [Path(STDOUT)]
-    written = []
     stem = target.with_suffix("")
-    for suffix, data in rendered.files:
-        path = target if suffix == target.suffix else Path(f"{stem}{suffix}")
-        try:
-            atomic_write_bytes(path, data)
-        except OSError as exc:
-            raise OutputError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
-        written.append(path)
-    return written
+    if is_special(target) and len(rendered.files) == 1:  # -o /dev/null, a FIFO: that file, whatever its name
+        paths = [target]
+    else:
+        paths = [target if suffix == target.suffix else Path(f"{stem}{suffix}") for suffix, _ in rendered.files]
+    refuse_to_overwrite(paths)
+    for path, (_, data) in zip(paths, rendered.files):
+        atomic_write_bytes(path, data)  # a WriteError (one line, exit 2) when it cannot be written
+    return paths
 
 
 def written_lines(written: list[Path], pages: int) -> list[str]:

@@ -42,6 +42,7 @@ import markupsafe
 from scriptforge.errors import InputError
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.model import TEAM_COLOURS
+from scriptforge.render.images import MAX_IMAGE_BYTES, SVG_TOTAL_ELEMENTS, checked_image, image_problem
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
@@ -58,6 +59,10 @@ FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font su
 
 _cmap_cache: dict[str, frozenset[int]] = {}
 
+
+FETCH_SECONDS = 5.0  # a remote picture (--allow-network): the whole download, per file
+FETCH_TOTAL_TIMES = 4  # all remote pictures of one command: 4 × that (20 s by default)
+FETCH_TOTAL_BYTES = 32 * 1024 * 1024  # and 32 MiB in all (each at most images.MAX_IMAGE_BYTES)
 
 ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")  # pictures in an --icons folder, by id
 
@@ -198,39 +203,23 @@ class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
         except Exception:
             bucket.reset()
 
-
-def undecodable_image(data: bytes, mime: str) -> str | None:
-    """Why `data` cannot be drawn as an image of type `mime`, or None (WeasyPrint would draw nothing)."""
-    if mime == "image/svg+xml":
-        import xml.etree.ElementTree as ElementTree
-
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:
-            root = ElementTree.fromstring(data)
-        except ElementTree.ParseError as exc:
-            return f"not a readable SVG image ({exc})"
-        return None if root.tag.rpartition("}")[2] == "svg" else "not an SVG image (no <svg> element)"
-    import io
-
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.verify()
-    except UnidentifiedImageError:
-        return f"cannot be decoded as {mime} (not an image format scriptforge reads)"
-    except (OSError, ValueError, SyntaxError) as exc:
-        return f"cannot be decoded as {mime} ({str(exc)[:80] or 'damaged'})"
-    except Image.DecompressionBombError:
-        return "too many pixels to decode safely"
-    return None
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass  # a full or read-only cache only costs speed (Jinja removes its temporary)
 
 
 class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
     def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI,
-                 packs: Sequence[Path] = ()):
+                 fetch_seconds: float = FETCH_SECONDS, packs: Sequence[Path] = ()):
+        from scriptforge.fetch import Budget
+
         self.allow_network = allow_network
+        self.fetch_seconds = fetch_seconds  # per remote picture; the whole command gets FETCH_TOTAL_TIMES that
+        self.fetch_budget = Budget(seconds=FETCH_TOTAL_TIMES * fetch_seconds, bytes=FETCH_TOTAL_BYTES)
         self.dpi = dpi  # of PNG output
         self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
         self.packs = tuple(packs)  # data packs whose character icons are used (scriptforge.icons)
@@ -276,11 +265,13 @@ class Renderer:
             data = base64.b64decode(payload) if header.endswith(";base64") else urllib.parse.unquote_to_bytes(payload)
             return data, mime
         if scheme == "file":
-            path = Path(urllib.parse.unquote(parsed.path)).resolve()
+            path = Path(os.fsdecode(urllib.parse.unquote_to_bytes(parsed.path))).resolve()  # a name's bytes as they are
             if not any(path.is_relative_to(root) for root in self.allowed_roots(base_dir)):
                 raise FetchRefused(f"{url}: outside the script's folder, the icons folder and the fonts")
             if not path.is_file():
                 raise FetchRefused(f"{url}: no such file")
+            if path.stat().st_size > MAX_IMAGE_BYTES:
+                raise FetchRefused(f"{url}: larger than the limit of {MAX_IMAGE_BYTES // (1024 * 1024)} MiB")
             return path.read_bytes(), mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if scheme in ("http", "https"):
             return self._remote(url)
@@ -295,13 +286,15 @@ class Renderer:
             return cached.data, cached.mime
         if not self.allow_network:
             raise NotFetched(f"{url}: network access is off (use --allow-network)")
+        from scriptforge.fetch import FetchFailed, fetch_url
+
         try:
-            data, mime = imagecache.fetch(url)
-        except imagecache.FetchFailed as exc:
+            data, mime = fetch_url(url, max_bytes=MAX_IMAGE_BYTES, timeout=self.fetch_seconds, budget=self.fetch_budget)
+        except FetchFailed as exc:
             if cached is not None:
                 return cached.data, cached.mime
             raise FetchRefused(f"{url}: {exc}") from None
-        problem = undecodable_image(data, mime) if mime.startswith("image/") else f"not an image ({mime})"
+        problem = image_problem(data, mime) if mime.startswith("image/") else f"not an image ({mime})"
         if problem:
             raise FetchRefused(f"{url}: {problem}")
         imagecache.store(url, data, mime)
@@ -332,6 +325,9 @@ class Renderer:
             def fetch(self, url, headers=None):
                 try:
                     data, mime = renderer.read_url(url, base_dir)
+                    problem = image_problem(data, mime) if (mime or "").startswith("image/") else None
+                    if problem:  # e.g. a picture an SVG refers to
+                        raise FetchRefused(f"{url[:60]}: {problem}")
                 except FetchRefused as exc:
                     warnings.append(f"not loaded: {exc}")
                     raise ValueError(str(exc)) from None
@@ -355,6 +351,7 @@ class Renderer:
         an image. Each URL is read once. Called on the renderer's own copy of a view."""
         seen: dict[str, str | None] = {}
         not_fetched: set[str] = set()
+        svg_left = SVG_TOTAL_ELEMENTS
         for icon in icons:
             found = self.icon_file(icon.character) if icon.character else None
             if found is not None:
@@ -367,9 +364,13 @@ class Renderer:
                     data, mime = self.read_url(icon.url, base_dir)
                     if not (mime or "").startswith("image/"):
                         raise FetchRefused(f"{shown}: not an image ({mime})")
-                    problem = undecodable_image(data, mime)
+                    problem, cost = checked_image(data, mime)
+                    if problem is None and cost > svg_left:
+                        problem = (f"the SVG pictures of this document would have more than "
+                                   f"{SVG_TOTAL_ELEMENTS:,} elements together; too costly to draw")
                     if problem:
                         raise FetchRefused(f"{shown}: {problem}")
+                    svg_left -= cost
                     seen[icon.url] = icon.url if icon.url.startswith("data:") else \
                         f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
                 except NotFetched:

@@ -295,12 +295,23 @@ class _CompiledFFI:
             builder = FFI()
             builder.set_source(name, None)
             builder.cdef(source, *args, **kwargs)
-            path.parent.mkdir(parents=True, exist_ok=True)
             temporary = path.with_suffix(f".{os.getpid()}.tmp")
-            with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating <file>"
-                builder.emit_python_code(str(temporary))
-            write_cache_text(path, temporary.read_text(encoding="utf-8"))
-            temporary.unlink()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating <file>"
+                    builder.emit_python_code(str(temporary))
+                write_cache_text(path, temporary.read_text(encoding="utf-8"))
+            except OSError:  # a full or read-only cache (or a file where it should be): parse every time
+                self._ffi = builder
+                return
+            finally:
+                try:
+                    temporary.unlink()
+                except OSError:
+                    pass
+            if read_cache_text(path) is None:  # written nowhere (write_cache_text ignores a full disk)
+                self._ffi = builder
+                return
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

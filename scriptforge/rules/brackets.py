@@ -41,6 +41,27 @@ _SEATING = re.compile(r"neighbou?r|in a line|in the middle|which players are whi
 _EXTRAS_DRUNK = re.compile(r"^(?:(?P<n1>\d+) of the extras (?:is|are) drunk|그중 (?P<n2>\d+)명은 취함)$", re.I)
 
 
+SELECTION_MARKS = ("bag-disabled", "bag-duplicate", "good-duplicate", "evil-duplicate")
+
+
+def selection_marks(special: Any) -> tuple[str, ...]:
+    """The bag-building marks of an official `special` list (FACTS.md 1.2): the names of its
+    `selection` items that the setup model reads, in the schema's order."""
+    if not isinstance(special, list):
+        return ()
+    named = {item.get("name") for item in special if isinstance(item, dict) and item.get("type") == "selection"}
+    return tuple(mark for mark in SELECTION_MARKS if mark in named)
+
+
+def with_marks(effect: SetupEffect | None, marks: tuple[str, ...]) -> SetupEffect | None:
+    """The effect with the selection marks added (a character with marks only gets an effect)."""
+    if not marks:
+        return effect
+    from dataclasses import replace
+
+    return replace(effect or SetupEffect(), selection=tuple(dict.fromkeys((*(effect.selection if effect else ()), *marks))))
+
+
 @dataclass(frozen=True)
 class BracketReading:
     effect: SetupEffect | None  # None when no clause was understood

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import re
 from typing import TYPE_CHECKING, Any
 
+from scriptforge.ids import normalize_id
 from scriptforge.languages import codes, detect
 from scriptforge.model import pick_text
 from scriptforge.findings import Finding, finding, short
@@ -69,6 +70,20 @@ def script_jinxes(script: "Script", db: "Database") -> ScriptJinxes:
     djinn = "djinn" in on_script
     jinxes = tuple(records.values())
     return ScriptJinxes(jinxes, djinn_needed=bool(jinxes) and not djinn)
+
+
+def unknown_jinxes(script: "Script", db: "Database") -> list[Finding]:
+    """`jinx-unknown`: a jinx the script embeds whose other character is neither on the script nor
+    in the database (a typo): `script_jinxes` cannot use it, and says so here instead of silently."""
+    out: list[Finding] = []
+    official = db.official.teams
+    for owner, other_name, path, _text, _lang in _embedded(script):
+        if script.find(other_name) is not None or normalize_id(other_name) in official or db.find(other_name):
+            continue
+        out.append(finding("jinx-unknown", f"{owner}'s jinx names '{short(other_name, 40)}', which is not a known "
+                                           f"character: the jinx is left out", path, character=owner,
+                           other=other_name))
+    return out
 
 
 def _same(a: str, b: str) -> bool:

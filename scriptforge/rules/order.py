@@ -8,6 +8,7 @@ database ships, such as the Pilgrim) is placed after the last official character
 rule key is not greater than its own, so official characters never move.
 """
 
+from bisect import bisect_right
 import re
 from typing import TYPE_CHECKING
 
@@ -57,22 +58,36 @@ def _team_index(ch: Character) -> int:
 
 
 def sheet_order(script: "Script", keep_order: bool = False) -> list[Character]:
-    """The script's characters in sheet order (or the author's order with keep_order)."""
+    """The script's characters in sheet order (or the author's order with keep_order).
+
+    O(n log n): each rule key is computed once, and a homebrew character's place (after the last
+    official character of its team whose key is not greater) is found by bisection over the
+    official characters sorted by key, with the running maximum of their positions."""
     chars = list(script.characters)
     if keep_order:
         return chars
     official_index = {cid: i for i, cid in enumerate(script.database_order)}
+    keys = {c.id: rule_key(c) for c in chars}
+    by_team: dict[int, list[Character]] = {}
+    for c in chars:
+        by_team.setdefault(_team_index(c), []).append(c)
     out: list[Character] = []
     for team_index in range(len(TEAMS) + 1):
-        members = [c for c in chars if _team_index(c) == team_index]
+        members = by_team.get(team_index, [])
         placed = sorted((c for c in members if c.id in official_index), key=lambda c: official_index[c.id])
-        homebrew = sorted((c for c in members if c.id not in official_index), key=rule_key)
+        homebrew = sorted((c for c in members if c.id not in official_index), key=lambda c: keys[c.id])
+        ranked = sorted(range(len(placed)), key=lambda i: keys[placed[i].id])
+        sorted_keys = [keys[placed[i].id] for i in ranked]
+        last_upto, best = [], -1  # last_upto[j]: the last position among the j+1 smallest keys
+        for i in ranked:
+            best = max(best, i)
+            last_upto.append(best)
+        after: dict[int, list[Character]] = {}
         for hb in homebrew:
-            key = rule_key(hb)
-            at = 0
-            for i, c in enumerate(placed):
-                if rule_key(c) <= key:
-                    at = i + 1
-            placed.insert(at, hb)
-        out.extend(placed)
+            j = bisect_right(sorted_keys, keys[hb.id])
+            after.setdefault(last_upto[j - 1] + 1 if j else 0, []).append(hb)
+        out.extend(after.get(0, []))
+        for i, c in enumerate(placed):
+            out.append(c)
+            out.extend(after.get(i + 1, []))
     return out

@@ -87,6 +87,8 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
         lines.append(f"{pad(str(row.players), players, '>')}  {cells}".rstrip())
     lines.append(words["setup_table_note"])
     names = {c.id: c.name(lang) for c in characters}
+    if any(not r.exact for r in rows):
+        lines.append(str(db.word(lang, "setup", "bounds")))
     unfillable = [r.players for r in rows if not r.feasible]
     if unfillable:
         lines.append(words["setup_unfillable"].format(players=_players_list(unfillable)))
@@ -102,15 +104,58 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
                   for c, clause in rows[0].unmodelled]
     if len(rows) == 1:
         row = rows[0]
+        notes = forced_notes(row, names, db, lang)
+        if notes:
+            lines += ["", *notes]
         lines.append("")
         if travellers:
             lines.append(words["setup_travellers"].format(players=row.players, travellers=travellers))
+        if not row.listable:
+            from scriptforge.rules.setup import MAX_LISTED
+
+            if row.exact:
+                lines.append(str(db.word(lang, "setup", "unlisted")).format(limit=f"{MAX_LISTED:,}"))
+            return "\n".join(lines).rstrip()
         lines.append(words["setup_bags"].format(players=row.players))
         for bag in row.bags:
             counts = " · ".join(_count_words(n, team, db, lang) for n, team in zip(bag.counts, PLAYER_TEAMS))
             who = ", ".join(names.get(i, i) for i in bag.in_play) or words["setup_no_character"]
             lines.append(f"  {counts} — {who}")
     return "\n".join(lines)
+
+
+def forced_notes(row: "SetupRow", names: dict[str, str], db: "Database", lang: str) -> list[str]:
+    """One sentence per forced choice at the row's player count, in `lang` (ui.yaml words)."""
+    from scriptforge.describe import count_phrase, joined, option_phrase
+
+    def name(ids: str) -> str:  # a kind of several characters: "A/B"
+        return "/".join(names.get(i, i) for i in ids.split("/"))
+
+    out = []
+    for forced in row.forced:
+        single = len(forced.allowed) == 1
+        option = option_phrase(dict(forced.allowed[0] if single else forced.refused), db, lang)
+        form = ("forced" if single else "refused") + ("" if forced.others else "_alone")
+        others = joined([name(o) for o in forced.others], db, lang)
+        out.append(str(db.word(lang, "setup", form)).format(
+            players=row.players, others=others, name=name(forced.character), option=option,
+            need=count_phrase(forced.gap.needed, forced.gap.team, db, lang), available=forced.gap.available))
+    return out
+
+
+def setup_document(analysis: "Analysis", rows: Sequence["SetupRow"], travellers: int = 0,
+                   bags: bool = False) -> list[dict[str, object]]:
+    """`setup --format json`: one object per row, with the `validate` findings about that count
+    (`findings`), and its bags when `bags`."""
+    out = []
+    for row in rows:
+        data = row.as_dict(bags=bags)
+        data["findings"] = [f.as_dict() for f in analysis.findings
+                            if row.players in (f.data.get("players") or ())]
+        if travellers:
+            data["travellers"] = travellers
+        out.append(data)
+    return out
 
 
 def jinxes_text(analysis: "Analysis", lang: str) -> str:
