@@ -630,7 +630,8 @@ def render_options(command, jobs=True):
         click.option("--icons", "icons_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
                      help="Folder of character images named by id (<id>.png, .webp, .svg or .jpg)."),
         click.option("--allow-network", is_flag=True,
-                     help="Fetch remote images (homebrew `image` URLs). Off by default."),
+                     help="Fetch remote images (homebrew `image` URLs) and keep them in the user cache, "
+                          "which later builds use without the network. Off by default."),
         fetch_timeout_option,
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
@@ -714,7 +715,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
         echo("Warning: --jobs needs processes that can be forked, which this system lacks: "
                    "rendering in one process.", err=True)
     db = _db()
-    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi)
+    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, dpi=dpi, packs=_packs())
     options = dict(targets=lambda path, name: output_target(path, out, fmt, many, suffix, name), jobs=jobs,
                    skip_unknown=_skip_unknown(), lang=lang, paper=paper, fmt=fmt, builder=builder,
                    **(extra if builder else dict(back=back, night=night, sheet=sheet, options=_print_options())))
@@ -1314,17 +1315,23 @@ def pack_import(files, name, out_dir, lang):
                                          "github.com/ThePandemoniumInstitute/botc-translations]")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
               help="Seconds to wait for each download.")
+@click.option("--icons", is_flag=True, help="Also get the official character icons (with --from: DIR/icons/"
+                                            "<edition>/<id>_g.webp, _e.webp or <id>.webp). Off by default.")
+@click.option("--icons-url", help="Base URL of the character icons.  [default: "
+                                  "https://release.botc.app/resources/characters/]")
 @click.option("--stale", type=click.Choice(["keep", "english"]), default="keep", show_default=True,
               help="An official translation whose English changed since it was made: keep it (printed, "
                    "marked as an old translation) or leave it out (the English prints, marked).")
 @_fail_cleanly
-def pack_update(from_dir, langs, only, url, translations_url, timeout, stale):
+def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, icons, icons_url):
     """Fetch the official data and install it as the pack 'official', loaded by every command
     from then on (--no-packs or SCRIPTFORGE_PACKS= turns it off).
 
     Downloads TPI's roles.json, nightsheet.json and jinxes.json and the translation
     game/<lang>.json. Every file is checked before anything is written; on any failure the
-    installed pack stays as it was (exit 2). A second run prints what changed.
+    installed pack stays as it was (exit 2). A second run prints what changed. With --icons,
+    the character icons too: only those changed or missing are fetched, and an icon that fails
+    is one warning (the sheet shows the monogram), never a failed pack.
 
     \b
     Example:
@@ -1332,19 +1339,28 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale):
         scriptforge pack update --from ~/botc-data --lang ko
         scriptforge pack update --lang de --lang zh_Hans
         scriptforge pack update --only --lang ko
+        scriptforge pack update --icons
     """
     from scriptforge.pack_sources import stale_text
+    from scriptforge.icons import ICONS_URL
     from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.packs import diff_text
 
     result = update_pack(langs=langs, only=only, from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
-                         progress=lambda line: echo(line, err=True), stale=stale)
+                         progress=lambda line: echo(line, err=True), stale=stale, icons=icons,
+                         icons_url=icons_url or ICONS_URL,
+                         icon_bar=lambda total: click.progressbar(length=total, label="Icons", file=sys.stderr))
     for warning in result.build.warnings:
         echo(f"Warning: {warning}", err=True)
+    if result.icons is not None:
+        for line in result.icons.failure_lines():
+            echo(f"Warning: {line}", err=True)
     manifest = result.build.files["pack.yaml"]
     echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
                f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
+    if result.icons is not None:
+        echo(result.icons.summary())
     if result.languages_added:
         echo(f"languages added: {', '.join(result.languages_added)}")
     if result.languages_removed:
@@ -1537,7 +1553,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
 
     fmt = output_format(out, fmt, ("pdf", "html"))
     db = _db()
-    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir)
+    renderer = _renderer(allow_network=allow_network, icons_dir=icons_dir, packs=_packs())
     result = build_almanac(script, db, renderer, lang=lang, paper=paper, fmt=fmt, skip_unknown=_skip_unknown(),
                            options=_print_options(), target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:

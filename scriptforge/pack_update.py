@@ -16,6 +16,7 @@ import urllib.parse
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
 from scriptforge.datafiles import read_yaml
+from scriptforge.icons import ICONS_URL, IconUpdate, carried_over, update_icons
 from scriptforge.languages import codes, default, get as get_language, official
 from scriptforge.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
 from scriptforge.pack_sources import drop_stale
@@ -37,6 +38,7 @@ class UpdateResult:
     diff: dict | None = None  # what changed against the pack installed before; None on a first install
     languages_added: tuple[str, ...] = ()
     languages_removed: tuple[str, ...] = ()
+    icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
 
 
 def translation_file(lang: str) -> str:
@@ -112,7 +114,8 @@ def wanted_languages(langs: tuple[str, ...], installed: tuple[str, ...], only: b
 def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Path | None = None,
                 url: str = OFFICIAL_URL, translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
                 target: Path | None = None, progress: Callable[[str], None] = lambda line: None,
-                stale: str = STALE_KEEP) -> UpdateResult:
+                stale: str = STALE_KEEP, icons: bool = False, icons_url: str = ICONS_URL,
+                icon_bar=None) -> UpdateResult:
     """Get and check every file, build the pack `official` on the built-in data, install it in one
     rename, and say what changed against the pack that was installed before. The languages asked
     for join those installed (`only`: they replace them).
@@ -120,7 +123,9 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     `stale`: what becomes of an official translation whose English changed since it was made:
     `keep` (the default: it prints, marked as an old translation; the official app shows the same
     text, and a reworded rule is usually still close) or `english` (it is left out of the pack, so
-    the English prints instead, marked as a fallback)."""
+    the English prints instead, marked as a fallback). With `icons`, the character icons too
+    (`scriptforge.icons`: from `icons_url`, or `from_dir/icons/`; `icon_bar(total)` is the progress
+    bar); without, the installed pack's icons are kept."""
     from scriptforge.database import load_database
 
     target = Path(target) if target else packs_dir() / OFFICIAL
@@ -129,17 +134,26 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
                           timeout=timeout, progress=progress, installed=installed)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
+    roles = next(s.data for s in sources if s.kind == "roles")
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
+        installed_pack = target if (target / "pack.yaml").is_file() else None
         try:
-            old = pack_files(target) if (target / "pack.yaml").is_file() else None
+            old = pack_files(target) if installed_pack else None
         except DataError:
             old = None  # a damaged installed pack: replaced, with nothing to compare against
         build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat(), previous=old)
         if stale == STALE_ENGLISH:
             drop_stale(build.files, build.stale)
+        if icons:
+            icon_update = update_icons(roles, installed=installed_pack, from_dir=from_dir, url=icons_url,
+                                       timeout=timeout, bar=icon_bar)
+        else:
+            icon_update = carried_over(installed_pack, (r["id"] for r in roles))
+        build.blobs.update(icon_update.files)
         path = write_pack(build, target)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     now = tuple(build.files["pack.yaml"]["languages"])
     return UpdateResult(path=path, build=build, diff=diff,
                         languages_added=tuple(c for c in now if installed and c not in installed),
-                        languages_removed=tuple(c for c in installed if c not in now))
+                        languages_removed=tuple(c for c in installed if c not in now),
+                        icons=icon_update if icons or icon_update.count else None)

@@ -184,6 +184,7 @@ class PackBuild:
     warnings: list[str] = field(default_factory=list)  # things the user should look at
     notes: list[str] = field(default_factory=list)  # things worth knowing, also kept in pack.yaml
     stale: dict[str, list[str]] = field(default_factory=dict)  # lang -> translations older than their English
+    blobs: dict[str, bytes] = field(default_factory=dict)  # other files, written as they are (icons/)
 
 
 _SCHEMAS = {"characters.yaml": "characters", "night.yaml": "night", "jinxes.yaml": "jinxes", "pack.yaml": "pack"}
@@ -535,7 +536,7 @@ def write_pack(build: PackBuild, target: Path) -> Path:
     target = Path(target)
     files = render_files(build)
     with writing(target):
-        return _install(files, target)
+        return _install({**build.blobs, **files}, target)  # blobs: the icons (scriptforge.icons)
 
 
 def _install(files: dict[str, bytes], target: Path) -> Path:

@@ -139,9 +139,10 @@ def _all_streams(pdf: bytes) -> bytes:
     return b"".join(out)
 
 
-@pytest.mark.parametrize("image", ["file:///etc/passwd", "../../../../../../../etc/passwd",
-                                   "http://127.0.0.1:9/x.png"])
-def test_images_outside_the_script_folder_are_not_read(tmp_path, image):
+@pytest.mark.parametrize("image, said", [("file:///etc/passwd", "generated icon instead"),
+                                         ("../../../../../../../etc/passwd", "generated icon instead"),
+                                         ("http://127.0.0.1:9/x.png", "1 image not fetched: use --allow-network")])
+def test_images_outside_the_script_folder_are_not_read(tmp_path, image, said):
     script = [{"id": "_meta", "name": "Leak"}, "imp", "poisoner",
               {"id": "leaky", "name": "Leaky", "team": "townsfolk", "ability": "You start knowing secrets.",
                "image": image}]
@@ -150,7 +151,7 @@ def test_images_outside_the_script_folder_are_not_read(tmp_path, image):
     out = tmp_path / "leak.pdf"
     result = CliRunner().invoke(main, ["build", str(path), "-o", str(out), "--lang", "en"])
     assert result.exit_code == 0, result.output
-    assert "generated icon instead" in result.output
+    assert said in result.output
     data = out.read_bytes()
     assert b"root:" not in _all_streams(data)
     assert b"/Subtype /Image" not in data and b"/Subtype/Image" not in data

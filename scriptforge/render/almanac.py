@@ -98,6 +98,7 @@ class AlmanacView:
     scale: float = 1.0
     sheet_scale: float = 1.0  # the character sheet's text size, smaller where it would not fit its page
     sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
+    art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
 
     @property
     def footer(self) -> Footer | None:

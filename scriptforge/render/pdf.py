@@ -34,7 +34,7 @@ from pathlib import Path
 import unicodedata
 import logging
 import os
-from typing import Any
+from typing import Any, Sequence
 import urllib.parse
 
 import jinja2
@@ -45,7 +45,7 @@ from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.model import TEAM_COLOURS
 from scriptforge.render.fit import SHRINK_STEPS, choose_scale
 from scriptforge.render.images import MAX_IMAGE_BYTES, SVG_TOTAL_ELEMENTS, checked_image, image_problem
-from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words
+from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -70,6 +70,20 @@ ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")  # pictures in an --i
 
 class FetchRefused(Exception):
     pass
+
+
+class NotFetched(FetchRefused):
+    """A remote image not in the cache while the network is off: counted, one warning per script."""
+
+
+def not_fetched_warning(count: int) -> str:
+    return f"{count} image{'s' if count != 1 else ''} not fetched: use --allow-network"
+
+
+def css_string(text: str) -> markupsafe.Markup:
+    """`text` as a quoted CSS string, safe inside a <style> element read as XML or as HTML."""
+    escaped = "".join(c if c.isalnum() or c in " .,;:!?()'-/·" or ord(c) > 0x7f else f"\\{ord(c):x} " for c in text)
+    return markupsafe.Markup(f'"{escaped}"')
 
 
 @dataclass
@@ -201,7 +215,7 @@ class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
     def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI,
-                 fetch_seconds: float = FETCH_SECONDS):
+                 fetch_seconds: float = FETCH_SECONDS, packs: Sequence[Path] = ()):
         from scriptforge.fetch import Budget
 
         self.allow_network = allow_network
@@ -209,6 +223,8 @@ class Renderer:
         self.fetch_budget = Budget(seconds=FETCH_TOTAL_TIMES * fetch_seconds, bytes=FETCH_TOTAL_BYTES)
         self.dpi = dpi  # of PNG output
         self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
+        self.packs = tuple(packs)  # data packs whose character icons are used (scriptforge.icons)
+        self._pack_icon_urls: dict[str, str | None] = {}
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
             autoescape=True,
@@ -220,6 +236,7 @@ class Renderer:
         from scriptforge.markup import to_html
 
         self.env.filters["marks"] = to_html  # the official texts' :reminder: and *TOKEN* as typography
+        self.env.filters["css_string"] = css_string
         self.env.globals["BADGE_COLOURS"] = BADGE_COLOURS
         self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8") + self.env.get_template(
             "colours.css.j2").render(teams=TEAM_COLOURS, badges=BADGE_COLOURS)
@@ -260,15 +277,45 @@ class Renderer:
                 raise FetchRefused(f"{url}: larger than the limit of {MAX_IMAGE_BYTES // (1024 * 1024)} MiB")
             return path.read_bytes(), mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if scheme in ("http", "https"):
-            if not self.allow_network:
-                raise FetchRefused(f"{url}: network access is off (use --allow-network)")
-            from scriptforge.fetch import FetchFailed, fetch_url
-
-            try:
-                return fetch_url(url, max_bytes=MAX_IMAGE_BYTES, timeout=self.fetch_seconds, budget=self.fetch_budget)
-            except FetchFailed as exc:
-                raise FetchRefused(f"{url}: {exc}") from None
+            return self._remote(url)
         raise FetchRefused(f"{url}: unsupported URL scheme")
+
+    def _remote(self, url: str) -> tuple[bytes, str]:
+        """A remote image from the user cache, else (with --allow-network) fetched and cached."""
+        from scriptforge import imagecache
+
+        cached = imagecache.lookup(url)
+        if cached is not None and not (self.allow_network and cached.stale):
+            return cached.data, cached.mime
+        if not self.allow_network:
+            raise NotFetched(f"{url}: network access is off (use --allow-network)")
+        from scriptforge.fetch import FetchFailed, fetch_url
+
+        try:
+            data, mime = fetch_url(url, max_bytes=MAX_IMAGE_BYTES, timeout=self.fetch_seconds, budget=self.fetch_budget)
+        except FetchFailed as exc:
+            if cached is not None:
+                return cached.data, cached.mime
+            raise FetchRefused(f"{url}: {exc}") from None
+        problem = image_problem(data, mime) if mime.startswith("image/") else f"not an image ({mime})"
+        if problem:
+            raise FetchRefused(f"{url}: {problem}")
+        imagecache.store(url, data, mime)
+        return data, mime
+
+    def pack_icon_url(self, character_id: str) -> str | None:
+        """The data: URL of a character's icon in the packs (``icons.icon_for``), read once per Renderer."""
+        if character_id not in self._pack_icon_urls:
+            from scriptforge.icons import icon_for
+
+            path = icon_for(character_id, self.packs) if self.packs else None
+            try:
+                data = path.read_bytes() if path else None
+            except OSError:
+                data = None
+            self._pack_icon_urls[character_id] = \
+                f"data:image/png;base64,{base64.b64encode(data).decode('ascii')}" if data else None
+        return self._pack_icon_urls[character_id]
 
     def url_fetcher(self, base_dir: Path | None, warnings: list[str]):
         """A WeasyPrint URL fetcher that only reads what `read_url` allows."""
@@ -306,6 +353,7 @@ class Renderer:
         own URL read through the safe `read_url`; none (the generated badge) when refused or not
         an image. Each URL is read once. Called on the renderer's own copy of a view."""
         seen: dict[str, str | None] = {}
+        not_fetched: set[str] = set()
         svg_left = SVG_TOTAL_ELEMENTS
         for icon in icons:
             found = self.icon_file(icon.character) if icon.character else None
@@ -328,11 +376,20 @@ class Renderer:
                     svg_left -= cost
                     seen[icon.url] = icon.url if icon.url.startswith("data:") else \
                         f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+                except NotFetched:
+                    not_fetched.add(icon.url)
+                    seen[icon.url] = None
                 except (FetchRefused, OSError, ValueError) as exc:
                     instead = "the title is printed instead" if icon.key == "logo" else "generated icon instead"
                     warnings.append(f"{'logo' if icon.key == 'logo' else 'image'} not used, {instead}: {exc}")
                     seen[icon.url] = None
             icon.url = seen[icon.url]
+        for icon in icons:
+            if not icon.url and icon.character:
+                icon.url = self.pack_icon_url(icon.character)
+                icon.official = icon.url is not None
+        if not_fetched:
+            warnings.append(not_fetched_warning(len(not_fetched)))
 
     # -- HTML -----------------------------------------------------------------------------
 
@@ -373,7 +430,7 @@ class Renderer:
         if faces and not embed_fonts:
             _free_font_copies_at_exit()
         html = self.env.get_template(template).render(
-            view=view, css=css, font_faces=faces, page_size=size, page_margin=margin)
+            view=view, css=css, font_faces=faces, page_size=size, page_margin=margin, standalone=embed_fonts)
         return html.replace(WORD_JOINER, "") if embed_fonts else html
 
     @property
@@ -582,7 +639,10 @@ class Renderer:
         if warning:
             warnings.append(warning)
         laid_out = keep_korean_words(view)
-        self.resolve_icons(laid_out.icons(), base_dir, warnings)
+        icons = list(laid_out.icons())
+        self.resolve_icons(icons, base_dir, warnings)
+        if any(icon.official for icon in icons):  # official art on the pages: the community-content notice
+            laid_out.art_notice = keep_words(laid_out.labels.get("art_notice") or "") or None
         return laid_out, bool(missing)
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:

@@ -87,6 +87,7 @@ class Icon:
     url: str | None = None
     key: str | None = None  # team or step id: sheet.css colours the badge by class (c-<key>)
     character: str | None = None  # the character's id: the renderer looks for its picture in --icons
+    official: bool = False  # set by the renderer: the picture is the official art from the pack's icons
 
 
 @dataclass
@@ -240,6 +241,8 @@ class SheetView:
     font_scale: float = 1.0  # --font-size
     players_label: str | None = None  # the game the night order is for (--players, Teensyville), on the night pages
 
+    art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
+
     @property
     def title_shown(self) -> bool:
         """Whether the title is printed as text: always, but where `hide_title` and a logo is printed."""
@@ -343,7 +346,7 @@ def _joined(value):
 
 _NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
              "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags", "stale",
-             "offset", "total", "columns", "compact", "font_scale", "hide_title"}
+             "offset", "total", "columns", "compact", "font_scale", "hide_title", "official"}
 
 
 def keep_korean_words(view):
