@@ -172,8 +172,8 @@ def test_a_wc25_sheet_shows_an_image_for_every_official_character(mirror, data_h
     assert ko.exit_code == 0 and db.labels("ko")["art_notice"].split(" ")[0] in korean
     html = runner.invoke(main, ["build", str(shared_path(*SCRIPT)), "--lang", "en", "--format", "html", "-o", "-"])
     assert html.exit_code == 0 and f'<p class="art-notice">{en}</p>' in html.stdout  # browsers show no page footer
-    # The homebrew characters' remote pictures: one warning for all four.
-    assert result.stderr.count("not fetched") == 1 and "4 images not fetched: use --allow-network" in result.stderr
+    # The remote pictures (the four homebrew characters' and the script's logo): one warning for all.
+    assert result.stderr.count("not fetched") == 1 and "5 images not fetched: use --allow-network" in result.stderr
 
 
 def test_without_icons_the_output_is_the_same_bytes(mirror, data_home, runner, tmp_path):
@@ -191,7 +191,7 @@ def test_without_icons_the_output_is_the_same_bytes(mirror, data_home, runner, t
     assert plain.files == with_pack.files
     assert sum(placed_images(plain.files[0][1])) == 0
     html = Renderer(packs=[pack]).render(view, "html", None).files[0][1].decode("utf-8")
-    assert "bottom-left" not in html and "<img" not in html
+    assert db.labels("en")["art_notice"] not in html and "<img" not in html
 
 
 def red_png() -> bytes:

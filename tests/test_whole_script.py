@@ -76,7 +76,8 @@ def test_witch_hunt_prints_its_rule_in_korean_with_the_witch_in_korean(tmp_path)
     assert squashed("All Minions are Witches. Nominated Demons can not move tonight.") in text
     assert "마녀" in text  # witchhunt-witch is the official Witch: its Korean name and ability
     assert squashed("매일 밤, 플레이어 1명을 선택합니다") in text
-    assert "logo not used" in result.stderr and "--allow-network" in result.stderr  # and the title is printed
+    # the remote logo is one of the script's images not fetched (one warning), and the title is printed
+    assert "images not fetched: use --allow-network" in result.stderr
     assert "WitchHunt" in text
 
 
@@ -90,10 +91,10 @@ def test_a_local_logo_stands_for_the_title_with_hide_title(tmp_path):
     assert "<h1>Whole Script</h1>" not in html
     shown = write(tmp_path, BASE, logo="logo.png")
     assert "<h1>Whole Script</h1>" in build("build", shown, "--format", "html", "-o", "-").stdout
-    # a logo that cannot be read: the title is printed, and a warning says why
+    # a logo that cannot be had: the title is printed, and a warning says why
     away = write(tmp_path, BASE, logo="https://example.org/logo.png", hideTitle=True)
     result = build("build", away, "--format", "html", "-o", "-")
-    assert "<h1>Whole Script</h1>" in result.stdout and "logo not used" in result.stderr
+    assert "<h1>Whole Script</h1>" in result.stdout and "1 image not fetched: use --allow-network" in result.stderr
 
 
 def test_the_scripts_own_night_order_is_printed_as_given(tmp_path):

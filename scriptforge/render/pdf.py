@@ -685,7 +685,10 @@ def laid_out_scale(document, view) -> float:
 def page_used(page) -> float:
     """How much of a laid-out WeasyPrint page's height its lines of text take, from the top (0-1)."""
     box = page._page_box  # WeasyPrint keeps the page's boxes here
-    bottoms = [line.position_y + line.height for line in box.descendants() if type(line).__name__ == "LineBox"]
+    # the page's content only: the margin boxes (the footer) sit below it
+    content = [child for child in box.children if type(child).__name__ != "MarginBox"]
+    bottoms = [line.position_y + line.height for child in content for line in child.descendants()
+               if type(line).__name__ == "LineBox"]
     return (max(bottoms, default=box.content_box_y()) - box.content_box_y()) / box.height
 
 
