@@ -152,14 +152,21 @@ def make_arabic_subset(source: Path, target: Path) -> None:
     their joined forms through them (HarfBuzz shapes before WeasyPrint embeds the glyphs)."""
     font = TTFont(str(source))
     unicodes = [p for p in font.getBestCmap() if any(a <= p <= b for a, b in ARABIC_RANGES)]
+    _subset_and_save(font, unicodes, ["*"], target)
+
+
+def _subset_and_save(font: TTFont, unicodes: list[int], features: list[str], target: Path, slimmed: bool = False) -> None:
+    """Keep `unicodes` (and `features`) of `font`, unhinted with every name record; save it to `target`."""
     options = subset.Options()
-    options.layout_features = ["*"]
+    options.layout_features = features
     options.hinting = False
     options.name_IDs = ["*"]
     options.notdef_outline = True
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=unicodes)
     subsetter.subset(font)
+    if slimmed:
+        slim(font)
     font.save(str(target))
     print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
 
@@ -176,17 +183,7 @@ def make_latin_subset(source: Path, target: Path, korean: Path) -> None:
     have = set(TTFont(str(korean), lazy=True).getBestCmap())
     font = TTFont(str(source))
     unicodes = [p for p in font.getBestCmap() if p not in have and any(a <= p <= b for a, b in ALPHABETS)]
-    options = subset.Options()
-    options.layout_features = ["kern", "liga", "ccmp", "locl", "mark", "mkmk"]
-    options.hinting = False
-    options.name_IDs = ["*"]
-    options.notdef_outline = True
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=unicodes)
-    subsetter.subset(font)
-    slim(font)
-    font.save(str(target))
-    print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
+    _subset_and_save(font, unicodes, ["kern", "liga", "ccmp", "locl", "mark", "mkmk"], target, slimmed=True)
 
 
 def write_coverage(font_paths: list[Path], target: Path) -> None:
