@@ -134,6 +134,8 @@ def _commands(code: str, out: Path) -> list[list[str]]:
     pages = [["build", script, "--back", "--night", "-o", str(out / f"b-{code}.html")],
              ["nightsheet", script, "-o", str(out / f"n-{code}.html")],
              ["almanac", script, "-o", str(out / f"a-{code}.html")],
+             ["tokens", script, "-o", str(out / f"t-{code}.html")],
+             ["watch", script, "--renders", "1", "-o", str(out / f"w-{code}.html")],
              ["build", "--game", "salem", "-o", str(out / f"g-{code}.html")]]
     return [[*c, "--lang", code] for c in single + pages] + [[*c, "--lang", f"{code}+en" if code != "en" else "ko+en"]
                                                              for c in pages[:1]]
