@@ -41,10 +41,11 @@ import json
 from pathlib import Path
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
+
+from corpus import copy_scripts, official_pack, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "reference"
@@ -85,9 +86,7 @@ def corpus() -> list[tuple[str, Path]]:
     return out
 
 
-def run(args: list[str], **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scriptforge", *args], capture_output=True, text=True,
-                          cwd=kw.pop("cwd", None), **kw)
+run = run_cli
 
 
 # -- what was printed ------------------------------------------------------------------------------
@@ -242,21 +241,14 @@ def main() -> int:
     started = time.monotonic()
     work = Path(args.keep or tempfile.mkdtemp(prefix="print-check-"))
     work.mkdir(parents=True, exist_ok=True)
-    pack = work / "pack"
-    if not pack.is_dir():
-        official = SHARED / "official"
-        done = run(["pack", "import", *(str(official / f) for f in ("roles.json", "nightsheet.json", "jinxes.json")),
-                    "--name", "official", "--out", str(pack)])
-        if done.returncode:
-            print(done.stderr, file=sys.stderr)
-            return 1
+    pack, error = official_pack(work, "--name", "official")
+    if error:
+        print(error, file=sys.stderr)
+        return 1
     scripts = [s for s in corpus() if not args.only or args.only in s[0]][: args.limit]
     inputs = work / "scripts"
     if not args.reuse:
-        shutil.rmtree(inputs, ignore_errors=True)
-        inputs.mkdir()
-        for stem, path in scripts:
-            shutil.copyfile(path, inputs / f"{stem}.json")
+        copy_scripts(scripts, inputs)
 
     from scriptforge.database import load_database
 

@@ -29,10 +29,11 @@ import ctypes
 import math
 from pathlib import Path
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
+
+from corpus import copy_scripts, official_pack, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "reference"
@@ -56,8 +57,7 @@ def scripts() -> list[tuple[str, Path]]:
     return out
 
 
-def run(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scriptforge", *args], capture_output=True, text=True)
+run = run_cli
 
 
 # -- reading the PDF -------------------------------------------------------------------------------
@@ -250,20 +250,13 @@ def main() -> int:
     started = time.monotonic()
     work = Path(args.keep or tempfile.mkdtemp(prefix="token-check-"))
     work.mkdir(parents=True, exist_ok=True)
-    pack = work / "pack"
-    if not pack.is_dir():
-        official = SHARED / "official"
-        done = run(["pack", "import", *(str(official / f) for f in ("roles.json", "nightsheet.json", "jinxes.json")),
-                    "--out", str(pack)])
-        if done.returncode:
-            print(done.stderr, file=sys.stderr)
-            return 1
+    pack, error = official_pack(work)
+    if error:
+        print(error, file=sys.stderr)
+        return 1
     chosen = [s for s in scripts() if not args.only or args.only in s[0]]
     inputs = work / "scripts"
-    shutil.rmtree(inputs, ignore_errors=True)
-    inputs.mkdir()
-    for stem, path in chosen:
-        shutil.copyfile(path, inputs / f"{stem}.json")
+    copy_scripts(chosen, inputs)
     db = load_database(None, [pack])
     rows, failures = [], []
     combos = [(lang, paper, "44/25") for lang in ("ko", "en") for paper in ("a4", "letter")]
