@@ -532,81 +532,118 @@ def _bounds(pool: _Pool, players: int, base: dict[str, int]) -> dict[str, tuple[
 # -- the bags at one player count ----------------------------------------------------------------
 
 
-def _counts(choice: _Choice, players: int, base: dict[str, int], deltas: _Deltas | None = None) -> Iterator[Counts]:
+def _counts(choice: _Choice, players: int, base: dict[str, int], deltas: _Deltas | None = None) -> set[Counts]:
     """Every (townsfolk, outsiders, minions, demons) the choice gives that fits the seats."""
-    for up, down, d_min, d_seat, d_tokens in choice.deltas if deltas is None else deltas:
-        if choice.no_evil:
-            if choice.demon != "none" or choice.setup_minions:
-                continue
+    out: set[Counts] = set()
+    deltas = choice.deltas if deltas is None else deltas
+    tf_seats, os_seats, setup_minions = choice.tf_seats, choice.os_seats, choice.setup_minions
+    if choice.no_evil:
+        if deltas and choice.demon == "none" and not setup_minions:
             # no evil characters: the evil seats are good ones, Townsfolk or Outsiders in any split
-            for outsiders in range(choice.os_seats, players - choice.tf_seats + 1):
-                yield players - outsiders, outsiders, 0, 0
-            continue
-        if choice.majority:
-            if choice.setup_minions or choice.demon != "setup":
-                continue
-            evil = [(0, legion) for legion in range(players // 2 + 1, players)]
+            for outsiders in range(os_seats, players - tf_seats + 1):
+                out.add((players - outsiders, outsiders, 0, 0))
+        return out
+    majority, outsiders_any = choice.majority, choice.outsiders_any
+    if majority:
+        if setup_minions or choice.demon != "setup":
+            return out
+        legion = [(0, demons) for demons in range(players // 2 + 1, players)]
+    no_demon = choice.demon == "none"
+    base_outsiders, base_minions, base_demons = base["outsiders"], base["minions"], base["demons"]
+    for up, down, d_min, d_seat, d_tokens in deltas:
+        if majority:
+            evil = legion
         else:
-            seat = base["demons"] + d_seat
-            if (seat <= 0) != (choice.demon == "none"):
+            seat = base_demons + d_seat
+            if (seat <= 0) != no_demon:
                 continue
-            minions = base["minions"] + d_min
-            if minions < choice.setup_minions:
+            minions = base_minions + d_min
+            if minions < setup_minions:
                 continue
-            evil = [(minions, max(0, seat + d_tokens) if seat > 0 else 0)]
+            demons = seat + d_tokens if seat > 0 else 0
+            evil = [(minions, demons if demons > 0 else 0)]
         for minions, demons in evil:
             good = players - minions - demons
-            if choice.outsiders_any is not None:
-                low, high = max(choice.outsiders_any, choice.os_seats), good - choice.tf_seats
+            if outsiders_any is not None:
+                low, high = max(outsiders_any, os_seats), good - tf_seats
             else:
-                raised = base["outsiders"] + up
-                if raised < choice.os_seats:
+                raised = base_outsiders + up
+                if raised < os_seats:
                     continue
-                low = high = max(choice.os_seats, raised + down)
-                if choice.majority:  # Legion takes any of the good seats too
-                    low, high = choice.os_seats, min(high, good - choice.tf_seats)
+                low = high = raised + down if raised + down > os_seats else os_seats
+                if majority:  # Legion takes any of the good seats too
+                    low, high = os_seats, min(high, good - tf_seats)
             for outsiders in range(low, high + 1):
-                townsfolk = good - outsiders
-                if townsfolk >= choice.tf_seats:
-                    yield townsfolk, outsiders, minions, demons
+                if good - outsiders >= tf_seats:
+                    out.add((good - outsiders, outsiders, minions, demons))
+    return out
 
 
-def _shortages(choice: _Choice, counts: Counts, pool: _Pool) -> tuple[tuple[str, int, int], ...]:
-    """Every team the script cannot fill this bag's seats of: (team, needed, available), the
-    first one first. A team that may repeat is short only when the script has none of it."""
-    townsfolk, outsiders, minions, demons = counts
-    repeats = pool.repeats | choice.repeats
-    out: list[tuple[str, int, int]] = []
-    plain_minions = minions - choice.setup_minions
-    if plain_minions > pool.plain["minion"] and not ("minion" in repeats and (pool.plain["minion"] or choice.setup_minions)):
-        out.append(("minion", minions, pool.plain["minion"] + choice.setup_minions))
-    tf_need, os_need = townsfolk - choice.tf_chosen, outsiders - choice.os_chosen
-    tf_have, os_have = pool.plain["townsfolk"] + pool.copies, pool.plain["outsider"]
-    # a team whose every plain character is in play has its bag-token characters in play too
-    # (a team that may repeat need not use them all)
-    tokens: list[str] = []
-    if os_need == pool.plain["outsider"] and "outsider" not in repeats:
-        tokens += pool.neutral_tokens.get("outsider", [])
-    if plain_minions == pool.plain["minion"] and "minion" not in repeats:
-        tokens += pool.neutral_tokens.get("minion", [])
-    if tf_need == pool.plain["townsfolk"] and "townsfolk" not in repeats:
-        tokens += pool.neutral_tokens.get("townsfolk", [])
-    tf_need += tokens.count("townsfolk")
-    os_need += tokens.count("outsider")
-    if tokens.count("minion") and not out:  # a never-dealt Minion is shown another Minion
-        out.append(("minion", minions + tokens.count("minion"), pool.plain["minion"] + choice.setup_minions))
-    # repeats are settled after the tokens are counted (the Pope and the Drunk)
-    if "townsfolk" in repeats and (pool.plain["townsfolk"] or choice.tf_chosen):
-        tf_have = max(tf_have, tf_need + tokens.count("good"))
-    if "outsider" in repeats and (pool.plain["outsider"] or choice.os_chosen):
-        os_have = max(os_have, os_need)
-    if tf_need > tf_have:
-        out.append(("townsfolk", tf_need + choice.tf_chosen, tf_have + choice.tf_chosen))
-    if os_need > os_have:
-        out.append(("outsider", os_need + choice.os_chosen, os_have + choice.os_chosen))
-    if not out and tf_need + os_need + tokens.count("good") > tf_have + os_have:
-        out.append(("townsfolk", tf_need + choice.tf_chosen + tokens.count("good"), tf_have + choice.tf_chosen))
-    return tuple(out)
+class _Need:
+    """What one choice's bags need of the script, team by team (see `__call__`). Everything that
+    does not depend on the bag's counts is worked out once per choice: a choice is checked at
+    every player count, and its bags at each."""
+
+    __slots__ = ("setup_minions", "tf_chosen", "os_chosen", "plain_tf", "plain_os", "plain_minions",
+                 "minions_repeat", "tf_have", "os_have", "tf_repeat", "os_repeat",
+                 "os_tokens", "minion_tokens", "tf_tokens")
+
+    def __init__(self, choice: _Choice, pool: _Pool) -> None:
+        repeats = pool.repeats | choice.repeats
+        plain, tokens = pool.plain, pool.neutral_tokens
+        self.setup_minions, self.tf_chosen, self.os_chosen = choice.setup_minions, choice.tf_chosen, choice.os_chosen
+        self.plain_tf, self.plain_os, self.plain_minions = plain["townsfolk"], plain["outsider"], plain["minion"]
+        self.minions_repeat = "minion" in repeats and bool(plain["minion"] or choice.setup_minions)
+        self.tf_have, self.os_have = plain["townsfolk"] + pool.copies, plain["outsider"]
+        # a team that may repeat (and has a character to repeat) can fill any number of seats
+        self.tf_repeat = "townsfolk" in repeats and bool(plain["townsfolk"] or choice.tf_chosen)
+        self.os_repeat = "outsider" in repeats and bool(plain["outsider"] or choice.os_chosen)
+        # per team whose every plain character is in play: the tokens its bag-token characters
+        # show, counted as (townsfolk, outsider, minion, good); a team that may repeat need not
+        # use them all
+        self.os_tokens = None if "outsider" in repeats else _token_counts(tokens.get("outsider", ()))
+        self.minion_tokens = None if "minion" in repeats else _token_counts(tokens.get("minion", ()))
+        self.tf_tokens = None if "townsfolk" in repeats else _token_counts(tokens.get("townsfolk", ()))
+
+    def __call__(self, counts: Counts) -> tuple[tuple[str, int, int], ...]:
+        """Every team the script cannot fill this bag's seats of: (team, needed, available), the
+        first one first. A team that may repeat is short only when the script has none of it."""
+        townsfolk, outsiders, minions, _ = counts
+        out: list[tuple[str, int, int]] = []
+        plain_minions = minions - self.setup_minions
+        if plain_minions > self.plain_minions and not self.minions_repeat:
+            out.append(("minion", minions, self.plain_minions + self.setup_minions))
+        tf_need, os_need = townsfolk - self.tf_chosen, outsiders - self.os_chosen
+        t_tf = t_os = t_minion = t_good = 0
+        tokens = self.os_tokens
+        if tokens is not None and os_need == self.plain_os:
+            t_tf, t_os, t_minion, t_good = tokens
+        tokens = self.minion_tokens
+        if tokens is not None and plain_minions == self.plain_minions:
+            t_tf, t_os, t_minion, t_good = t_tf + tokens[0], t_os + tokens[1], t_minion + tokens[2], t_good + tokens[3]
+        tokens = self.tf_tokens
+        if tokens is not None and tf_need == self.plain_tf:
+            t_tf, t_os, t_minion, t_good = t_tf + tokens[0], t_os + tokens[1], t_minion + tokens[2], t_good + tokens[3]
+        tf_need += t_tf
+        os_need += t_os
+        if t_minion and not out:  # a never-dealt Minion is shown another Minion
+            out.append(("minion", minions + t_minion, self.plain_minions + self.setup_minions))
+        # repeats are settled after the tokens are counted (the Pope and the Drunk)
+        tf_have = max(self.tf_have, tf_need + t_good) if self.tf_repeat else self.tf_have
+        os_have = max(self.os_have, os_need) if self.os_repeat else self.os_have
+        if tf_need > tf_have:
+            out.append(("townsfolk", tf_need + self.tf_chosen, tf_have + self.tf_chosen))
+        if os_need > os_have:
+            out.append(("outsider", os_need + self.os_chosen, os_have + self.os_chosen))
+        if not out and tf_need + os_need + t_good > tf_have + os_have:
+            out.append(("townsfolk", tf_need + self.tf_chosen + t_good, tf_have + self.tf_chosen))
+        return tuple(out)
+
+
+def _token_counts(tokens: Sequence[str]) -> tuple[int, int, int, int] | None:
+    """(townsfolk, outsider, minion, good) among bag tokens; None where they change nothing."""
+    counted = tokens.count("townsfolk"), tokens.count("outsider"), tokens.count("minion"), tokens.count("good")
+    return counted if any(counted) else None
 
 
 def _modifiers(characters: Sequence[Character]) -> tuple[dict[str, Any], ...]:
@@ -679,11 +716,12 @@ class _Counter:
         # setup-made shortages first, then the smallest
         return gap[1] <= self.base[_KEY[gap[0]]], _deficit(gap), gap[0]
 
-    def add(self, group: _Class) -> None:
-        choice = group.first
+    def add(self, group: _Class, need: _Need) -> None:
+        """Check one class (`need`: its first selection's `_Need`)."""
         good = bad = False
-        for counts in set(_counts(choice, self.players, self.base)):
-            short = _shortages(choice, counts, self.pool)
+        size = -1
+        for counts in _counts(group.first, self.players, self.base):
+            short = need(counts)
             if not short:
                 self.fillable.add(counts)
                 good = True
@@ -691,7 +729,8 @@ class _Counter:
             bad = True
             self.unfillable.add(counts)
             first = short[0]
-            size = group.smallest.size if group.smallest else 0
+            if size < 0:
+                size = group.smallest.size if group.smallest else 0
             key = (*self._gap_key(first), sum(_deficit(g) for g in short), size)
             if self.closest is None or key < self.closest[0]:
                 self.closest = (key, short, _names(group.smallest))
@@ -712,6 +751,7 @@ class _Counter:
         out: list[Forced] = []
         told: list[tuple[int, frozenset[int]]] = []
         for choice in sorted(self.mixed, key=lambda c: c.size):
+            need = _Need(choice, self.pool)
             for kind, n in choice.chosen:
                 if len(kind.options) < 2:
                     continue
@@ -723,8 +763,8 @@ class _Counter:
                     rest = _times(other, m - (other is kind), rest)
                 allowed, refused = [], []
                 for delta, option in kind.options:
-                    results = [(c, _shortages(choice, c, self.pool))
-                               for c in set(_counts(choice, self.players, self.base, _sumset(rest, frozenset({delta}))))]
+                    results = [(c, need(c))
+                               for c in _counts(choice, self.players, self.base, _sumset(rest, frozenset({delta})))]
                     if any(not s for _, s in results):
                         allowed.append(option)
                     elif results:
@@ -750,8 +790,9 @@ def _listing(choices: Callable[[], Iterator[_Choice]], players: int, base: dict[
         unfillable: dict[tuple[str, ...], set[Counts]] = {}
         why: dict[tuple[tuple[str, ...], Counts], tuple[str, int, int]] = {}
         for choice in choices():
-            for counts in set(_counts(choice, players, base)):
-                short = _shortages(choice, counts, pool)
+            need = _Need(choice, pool)
+            for counts in _counts(choice, players, base):
+                short = need(counts)
                 for ids in choice.ids():
                     if not short:
                         fillable.setdefault(ids, set()).add(counts)
@@ -781,19 +822,20 @@ def setup_table(characters: Sequence[Character], db: "Database", players: int | 
     modifiers = _modifiers(characters)
     unmodelled = tuple((c.id, clause) for c in characters if c.setup and c.team in _IN_PLAY_TEAMS
                        for clause in c.setup.unmodelled)
+    if not exact:
+        return [SetupRow(n, dict(db.base_setup[n]), _bounds(pool, n, db.base_setup[n]), True, modifiers, unmodelled,
+                         (), (), (), False, None, exact=False) for n in counts]
+    counters = [_Counter(n, db.base_setup[n], pool) for n in counts]
+    for group in groups:  # each class's needs worked out once, then checked at every count
+        need = _Need(group.first, pool)
+        for counter in counters:
+            counter.add(group, need)
     rows = []
-    for n in counts:
-        base = db.base_setup[n]
-        if not exact:
-            rows.append(SetupRow(n, dict(base), _bounds(pool, n, base), True, modifiers, unmodelled, (), (), (),
-                                 False, None, exact=False))
-            continue
-        counter = _Counter(n, base, pool)
-        for group in groups:
-            counter.add(group)
+    for counter in counters:
+        n, base = counter.players, counter.base
         distinct = counter.fillable or counter.unfillable or {
             (base["townsfolk"], base["outsiders"], base["minions"], base["demons"])}
-        ranges = {k: (min(c[i] for c in distinct), max(c[i] for c in distinct)) for i, k in enumerate(COUNTS)}
+        ranges = {k: (min(column), max(column)) for k, column in zip(COUNTS, zip(*distinct))}
         gaps: tuple[Gap, ...] = ()
         if not counter.fillable:
             if counter.closest is not None:
