@@ -27,11 +27,25 @@ def _schema() -> dict[str, Any]:
 
 
 @cache
-def _fast_item_check() -> Callable[[object], object]:
+def _fast_item_checks() -> tuple[int, Callable[[object], bool], Callable[[object], bool], Callable[[object], bool]]:
+    """(the longest id string, then the verdicts of the full character, the _meta and the
+    {"id": ...} shapes), each shape compiled once by fastjsonschema (see `_item_valid`)."""
     import fastjsonschema
 
-    check: Callable[[object], object] = fastjsonschema.compile(_schema()["items"], formats={"uri": lambda value: True})
-    return check
+    def verdict(shape: dict[str, Any]) -> Callable[[object], bool]:
+        check = fastjsonschema.compile(shape, formats={"uri": lambda value: True})
+
+        def valid(item: object) -> bool:
+            try:
+                check(item)
+            except fastjsonschema.JsonSchemaException:
+                return False
+            return True
+        return valid
+
+    shapes = _schema()["items"]["oneOf"]
+    assert [shape["type"] for shape in shapes] == ["object", "string", "object", "object"], "the item shapes moved"
+    return int(shapes[1]["maxLength"]), verdict(shapes[0]), verdict(shapes[2]), verdict(shapes[3])
 
 
 @cache
@@ -72,21 +86,24 @@ def schema_valid(data: object) -> bool:
 
 
 def _item_valid(item: object) -> bool:
-    """One item's verdict. A string can only match the schema's string shape (the others are
-    objects), so it is checked by its length; objects go through the compiled item schema
-    (fastjsonschema); anything else matches no shape. RecursionError (deeply nested JSON) is the
-    caller's to handle."""
-    import fastjsonschema
-
+    """One item's verdict: exactly one of the schema's four shapes (`oneOf`). A string can only
+    match the string shape, so it is checked by its length; anything but a string or an object
+    matches none. Of the object shapes, the full character and _meta need a `name` and the
+    {"id": ...} shape allows no other key, so an object without `name` can only be the last; one
+    whose id is not "_meta" can only be a full character; a "_meta" object with a name can be
+    either of those two, and must be exactly one. So each object is checked against the one or
+    two shapes it can match, each compiled once (fastjsonschema). RecursionError (deeply nested
+    JSON) is the caller's to handle."""
+    longest, full, meta, short_form = _fast_item_checks()
     if isinstance(item, str):
-        return len(item) <= int(_schema()["items"]["oneOf"][1]["maxLength"])
+        return len(item) <= longest
     if not isinstance(item, dict):
         return False
-    try:
-        _fast_item_check()(item)
-    except fastjsonschema.JsonSchemaException:
-        return False
-    return True
+    if "name" not in item:
+        return short_form(item)
+    if item.get("id") != "_meta":
+        return full(item)
+    return full(item) != meta(item)
 
 
 def _schema_errors(data: object) -> Iterator[Any]:

@@ -204,6 +204,20 @@ def test_fuzzed_scripts_give_findings_or_clean_input_errors(db, data):
 @given(data=st.lists(entries, min_size=5, max_size=8))
 def test_fuzzed_schema_verdicts_match_official(official_validator, our_validator, data):
     assert our_validator.is_valid(data) == official_validator.is_valid(data)
+    assert schema_valid(data) == our_validator.is_valid(data)  # the fast verdict, shape by shape
+
+
+def test_fast_verdict_takes_exactly_one_shape(our_validator):
+    """A _meta object that is also a full character object matches two shapes of the schema's
+    oneOf, so it is invalid; the fast verdict checks both shapes for it."""
+    plain = ["imp", "chef", "baron", "empath", "monk"]
+    both = {"id": "_meta", "name": "x", "team": "demon", "ability": "y"}
+    meta_only = {"id": "_meta", "name": "x", "team": "demon"}
+    short_form = {"id": "washerwoman"}
+    for item, valid in ((both, False), (meta_only, True), (short_form, True), ({"id": "_meta"}, True),
+                        ({**short_form, "extra": 1}, False), ({**both, "id": "x"}, True)):
+        assert our_validator.is_valid([item, *plain]) is valid, item
+        assert schema_valid([item, *plain]) is valid, item
 
 
 def test_deep_nesting_and_huge_strings(db, runner, tmp_path):
