@@ -8,7 +8,7 @@ retired from one it still has.
 
 from dataclasses import dataclass
 import difflib
-from functools import cache
+from functools import cache, lru_cache
 
 from scriptforge.datafiles import read_yaml, validate
 from scriptforge.paths import DATA_DIR
@@ -24,7 +24,13 @@ class OfficialFacts:
 
     def close(self, text: str, limit: int = 3) -> list[str]:
         """Official ids close to a misspelt id (normalised)."""
-        return difflib.get_close_matches(text, list(self.teams), n=limit, cutoff=0.75)
+        return list(_close(self, text, limit))
+
+
+@lru_cache(maxsize=4096)
+def _close(facts: OfficialFacts, text: str, limit: int) -> tuple[str, ...]:
+    """`OfficialFacts.close`, remembered: a corpus repeats its misspellings file after file."""
+    return tuple(difflib.get_close_matches(text, list(facts.teams), n=limit, cutoff=0.75))
 
 
 @cache
