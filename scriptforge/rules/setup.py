@@ -543,39 +543,48 @@ def _counts(choice: _Choice, players: int, base: dict[str, int], deltas: _Deltas
             for outsiders in range(os_seats, players - tf_seats + 1):
                 out.add((players - outsiders, outsiders, 0, 0))
         return out
-    majority, outsiders_any = choice.majority, choice.outsiders_any
-    if majority:
+    outsiders_any = choice.outsiders_any
+    base_outsiders = base["outsiders"]
+    if choice.majority:  # Legion: any evil majority of Demon tokens, no Minions
         if setup_minions or choice.demon != "setup":
             return out
-        legion = [(0, demons) for demons in range(players // 2 + 1, players)]
+        for up, down, _, _, _ in deltas:
+            raised = base_outsiders + up
+            if outsiders_any is None and raised < os_seats:
+                continue
+            for demons in range(players // 2 + 1, players):
+                good = players - demons
+                if outsiders_any is not None:
+                    low, high = max(outsiders_any, os_seats), good - tf_seats
+                else:  # Legion takes any of the good seats too
+                    low, high = os_seats, min(max(os_seats, raised + down), good - tf_seats)
+                for outsiders in range(low, high + 1):
+                    if good - outsiders >= tf_seats:
+                        out.add((good - outsiders, outsiders, 0, demons))
+        return out
     no_demon = choice.demon == "none"
-    base_outsiders, base_minions, base_demons = base["outsiders"], base["minions"], base["demons"]
+    base_minions, base_demons = base["minions"], base["demons"]
     for up, down, d_min, d_seat, d_tokens in deltas:
-        if majority:
-            evil = legion
-        else:
-            seat = base_demons + d_seat
-            if (seat <= 0) != no_demon:
+        seat = base_demons + d_seat
+        if (seat <= 0) != no_demon:
+            continue
+        minions = base_minions + d_min
+        if minions < setup_minions:
+            continue
+        demons = seat + d_tokens if seat > 0 else 0
+        if demons < 0:
+            demons = 0
+        good = players - minions - demons
+        if outsiders_any is None:
+            raised = base_outsiders + up
+            if raised < os_seats:
                 continue
-            minions = base_minions + d_min
-            if minions < setup_minions:
-                continue
-            demons = seat + d_tokens if seat > 0 else 0
-            evil = [(minions, demons if demons > 0 else 0)]
-        for minions, demons in evil:
-            good = players - minions - demons
-            if outsiders_any is not None:
-                low, high = max(outsiders_any, os_seats), good - tf_seats
-            else:
-                raised = base_outsiders + up
-                if raised < os_seats:
-                    continue
-                low = high = raised + down if raised + down > os_seats else os_seats
-                if majority:  # Legion takes any of the good seats too
-                    low, high = os_seats, min(high, good - tf_seats)
-            for outsiders in range(low, high + 1):
-                if good - outsiders >= tf_seats:
-                    out.add((good - outsiders, outsiders, minions, demons))
+            outsiders = raised + down if raised + down > os_seats else os_seats
+            if good - outsiders >= tf_seats:
+                out.add((good - outsiders, outsiders, minions, demons))
+            continue
+        for outsiders in range(max(outsiders_any, os_seats), good - tf_seats + 1):
+            out.add((good - outsiders, outsiders, minions, demons))
     return out
 
 
@@ -609,10 +618,7 @@ class _Need:
         """Every team the script cannot fill this bag's seats of: (team, needed, available), the
         first one first. A team that may repeat is short only when the script has none of it."""
         townsfolk, outsiders, minions, _ = counts
-        out: list[tuple[str, int, int]] = []
         plain_minions = minions - self.setup_minions
-        if plain_minions > self.plain_minions and not self.minions_repeat:
-            out.append(("minion", minions, self.plain_minions + self.setup_minions))
         tf_need, os_need = townsfolk - self.tf_chosen, outsiders - self.os_chosen
         t_tf = t_os = t_minion = t_good = 0
         tokens = self.os_tokens
@@ -626,11 +632,22 @@ class _Need:
             t_tf, t_os, t_minion, t_good = t_tf + tokens[0], t_os + tokens[1], t_minion + tokens[2], t_good + tokens[3]
         tf_need += t_tf
         os_need += t_os
-        if t_minion and not out:  # a never-dealt Minion is shown another Minion
-            out.append(("minion", minions + t_minion, self.plain_minions + self.setup_minions))
         # repeats are settled after the tokens are counted (the Pope and the Drunk)
-        tf_have = max(self.tf_have, tf_need + t_good) if self.tf_repeat else self.tf_have
-        os_have = max(self.os_have, os_need) if self.os_repeat else self.os_have
+        tf_have = self.tf_have
+        if self.tf_repeat and tf_need + t_good > tf_have:
+            tf_have = tf_need + t_good
+        os_have = self.os_have
+        if self.os_repeat and os_need > os_have:
+            os_have = os_need
+        minions_short = plain_minions > self.plain_minions and not self.minions_repeat
+        if (not minions_short and not t_minion and tf_need <= tf_have and os_need <= os_have
+                and tf_need + os_need + t_good <= tf_have + os_have):
+            return ()  # the usual answer: nothing short
+        out: list[tuple[str, int, int]] = []
+        if minions_short:
+            out.append(("minion", minions, self.plain_minions + self.setup_minions))
+        elif t_minion:  # a never-dealt Minion is shown another Minion
+            out.append(("minion", minions + t_minion, self.plain_minions + self.setup_minions))
         if tf_need > tf_have:
             out.append(("townsfolk", tf_need + self.tf_chosen, tf_have + self.tf_chosen))
         if os_need > os_have:
