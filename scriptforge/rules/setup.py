@@ -381,16 +381,30 @@ def _parts(kinds: list[_Kind], limit: int) -> Iterator[tuple[tuple[_Kind, int], 
 
 def _make(chosen: tuple[tuple[_Kind, int], ...], demon: str, setup_minions: int) -> _Choice:
     sums = _ZERO
+    tf_chosen = os_chosen = added_tf = added_os = 0
+    no_evil = majority = False
+    anys: int | None = None
+    repeats: frozenset[str] = frozenset()
     for kind, n in chosen:
         sums = _times(kind, n, sums)
-    tf_chosen = sum(n for k, n in chosen if k.team == "townsfolk")
-    os_chosen = sum(n for k, n in chosen if k.team == "outsider")
-    added_os = sum(n * sum(1 for t in k.add_teams if t == "outsider") for k, n in chosen if k.team != "outsider")
-    added_tf = sum(n * sum(1 for t in k.add_teams if t == "townsfolk") for k, n in chosen if k.team != "townsfolk")
-    anys = [k.effect.outsiders_any for k, _ in chosen if k.effect.outsiders_any is not None]
+        team, effect = kind.team, kind.effect
+        if team == "townsfolk":
+            tf_chosen += n
+        elif team == "outsider":
+            os_chosen += n
+        if kind.add_teams:
+            if team != "outsider":
+                added_os += n * kind.add_teams.count("outsider")
+            if team != "townsfolk":
+                added_tf += n * kind.add_teams.count("townsfolk")
+        no_evil = no_evil or effect.no_evil
+        majority = majority or effect.majority
+        if effect.outsiders_any is not None and (anys is None or effect.outsiders_any > anys):
+            anys = effect.outsiders_any
+        if kind.repeats:
+            repeats |= kind.repeats
     return _Choice(chosen, demon, setup_minions, tf_chosen + added_tf, os_chosen + added_os, tf_chosen, os_chosen,
-                   any(k.effect.no_evil for k, _ in chosen), any(k.effect.majority for k, _ in chosen),
-                   max(anys) if anys else None, frozenset().union(*(k.repeats for k, _ in chosen)), sums)
+                   no_evil, majority, anys, repeats, sums)
 
 
 def _choices(pool: _Pool) -> Iterator[_Choice]:
