@@ -206,9 +206,11 @@ def unprintable_letters(code: str, coverage: frozenset[int]) -> str:
 # -- fallbacks -------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
 def fallback_chain(code: str, source: str | None = None) -> tuple[str, ...]:
     """Where a text in `code` is looked for: `code`, then the language the text was written or
-    translated from (`source`), then `code`'s own fallbacks, then registry order."""
+    translated from (`source`), then `code`'s own fallbacks, then registry order (the registry
+    never changes in a process: each chain is made once)."""
     chain = [code, *([source] if source else []), *(get(code).fallback if code in registry().languages else ()),
              *registry().languages]
     return tuple(dict.fromkeys(chain))
