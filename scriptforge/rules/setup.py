@@ -32,7 +32,7 @@ and count change: a dynamic programme over the kinds, its size bounded by the se
 subsets), which still gives the exact ranges and verdict per count but no per-character detail.
 """
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import combinations, product
@@ -295,10 +295,7 @@ class _Choice:
     outsiders_any: int | None
     repeats: frozenset[str]
     deltas: _Deltas
-
-    @property
-    def size(self) -> int:
-        return sum(n for _, n in self.chosen)
+    size: int  # how many setup characters it puts in play (0 for a class)
 
     def ids(self) -> Iterator[tuple[str, ...]]:
         """The in-play ids, one tuple per way of picking the kinds' members."""
@@ -404,7 +401,7 @@ def _make(chosen: tuple[tuple[_Kind, int], ...], demon: str, setup_minions: int)
         if kind.repeats:
             repeats |= kind.repeats
     return _Choice(chosen, demon, setup_minions, tf_chosen + added_tf, os_chosen + added_os, tf_chosen, os_chosen,
-                   no_evil, majority, anys, repeats, sums)
+                   no_evil, majority, anys, repeats, sums, sum(n for _, n in chosen))
 
 
 def _choices(pool: _Pool) -> Iterator[_Choice]:
@@ -518,7 +515,7 @@ def _classes(pool: _Pool) -> list[_Choice] | None:
     for (tfs, oss, tfc, osc, sm, sd, ne, mj, oa, rp), deltas in merged.items():
         for plain_demon in ((True, False) if not sd and pool.plain["demon"] else (False,)):
             out.append(_Choice((), "plain" if plain_demon else "setup" if sd else "none", sm, tfs, oss, tfc, osc,
-                               ne, mj, None if oa < 0 else oa, rp, frozenset(deltas)))
+                               ne, mj, None if oa < 0 else oa, rp, frozenset(deltas), 0))
     return out
 
 
@@ -600,6 +597,24 @@ def _counts(choice: _Choice, players: int, base: dict[str, int], deltas: _Deltas
         for outsiders in range(max(outsiders_any, os_seats), good - tf_seats + 1):
             out.add((good - outsiders, outsiders, minions, demons))
     return out
+
+
+_SEEN_COUNTS: dict[tuple[Any, ...], tuple[tuple[Counts, ...], ...]] = {}
+
+
+def _counts_at(choice: _Choice, bases: tuple[tuple[int, dict[str, int]], ...],
+               bases_key: tuple[Any, ...]) -> tuple[tuple[Counts, ...], ...]:
+    """`_counts` at each (players, base) of `bases`, in `_counts`' own order. The same seats,
+    flags and count changes come back in script after script (a plain Demon, a Baron, a Drunk…),
+    so each is counted once per process (at most a few thousand are kept)."""
+    key = (bases_key, choice.demon, choice.setup_minions, choice.tf_seats, choice.os_seats, choice.no_evil,
+           choice.majority, choice.outsiders_any, choice.deltas)
+    found = _SEEN_COUNTS.get(key)
+    if found is None:
+        if len(_SEEN_COUNTS) >= 4096:
+            _SEEN_COUNTS.clear()
+        found = _SEEN_COUNTS[key] = tuple(tuple(_counts(choice, n, base)) for n, base in bases)
+    return found
 
 
 class _Need:
@@ -747,11 +762,11 @@ class _Counter:
         # setup-made shortages first, then the smallest
         return gap[1] <= self.base[_KEY[gap[0]]], _deficit(gap), gap[0]
 
-    def add(self, group: _Class, need: _Need) -> None:
-        """Check one class (`need`: its first selection's `_Need`)."""
+    def add(self, group: _Class, need: _Need, found: Iterable[Counts]) -> None:
+        """Check one class (`need`: its first selection's `_Need`; `found`: its bags' counts here)."""
         good = bad = False
         size = -1
-        for counts in _counts(group.first, self.players, self.base):
+        for counts in found:
             short = need(counts)
             if not short:
                 self.fillable.add(counts)
@@ -857,10 +872,12 @@ def setup_table(characters: Sequence[Character], db: "Database", players: int | 
         return [SetupRow(n, dict(db.base_setup[n]), _bounds(pool, n, db.base_setup[n]), True, modifiers, unmodelled,
                          (), (), (), False, None, exact=False) for n in counts]
     counters = [_Counter(n, db.base_setup[n], pool) for n in counts]
+    bases = tuple((counter.players, counter.base) for counter in counters)
+    bases_key = tuple((n, *base.items()) for n, base in bases)
     for group in groups:  # each class's needs worked out once, then checked at every count
         need = _Need(group.first, pool)
-        for counter in counters:
-            counter.add(group, need)
+        for counter, found in zip(counters, _counts_at(group.first, bases, bases_key)):
+            counter.add(group, need, found)
     rows = []
     for counter in counters:
         n, base = counter.players, counter.base
