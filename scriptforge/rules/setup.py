@@ -853,10 +853,44 @@ def _listing(choices: Callable[[], Iterator[_Choice]], players: int, base: dict[
     return spell_out
 
 
+_TABLES_KEPT = 20_000  # selections (or classes) behind the tables one database keeps
+
+
+@dataclass
+class _Kept:
+    """The setup tables kept with one database (see `setup_table`)."""
+
+    tables: dict[tuple[Any, ...], tuple[SetupRow, ...]] = field(default_factory=dict)
+    weight: int = 0  # the selections (or classes) behind them
+
+
 def setup_table(characters: Sequence[Character], db: "Database", players: int | None = None) -> list[SetupRow]:
     """The setup table of a script's characters: one SetupRow per player count 5–15 (or just
     `players`), each with its ranges and verdict; its bags are spelled out when asked
-    (`row.bags`). (Travellers are never in the bag.)"""
+    (`row.bags`). (Travellers are never in the bag.)
+
+    The table depends only on each character's id, team and setup effect (and the database),
+    and the same characters come back in a batch (one script in several languages or tools,
+    copies): the full tables are kept with the database, up to _TABLES_KEPT selections
+    behind them, so each is counted once per process."""
+    if players is not None:
+        return _setup_table(characters, db, players)[0]
+    key = tuple((c.id, c.team, None if c.setup is None else repr(c.setup)) for c in characters)
+    kept: _Kept = db.__dict__.setdefault("_setup_tables", _Kept())
+    found = kept.tables.get(key)
+    if found is None:
+        rows, weight = _setup_table(characters, db, None)
+        if kept.weight + weight > _TABLES_KEPT:
+            kept.tables.clear()
+            kept.weight = 0
+        found = kept.tables[key] = tuple(rows)
+        kept.weight += weight
+    return list(found)
+
+
+def _setup_table(characters: Sequence[Character], db: "Database", players: int | None) \
+        -> tuple[list[SetupRow], int]:
+    """`setup_table`, and how many selections (or classes) it examined."""
     pool = _pool(characters, db)
     selections = _selection_count(pool)
     detailed = selections <= MAX_SELECTIONS
@@ -870,7 +904,7 @@ def setup_table(characters: Sequence[Character], db: "Database", players: int | 
                        for clause in c.setup.unmodelled)
     if not exact:
         return [SetupRow(n, dict(db.base_setup[n]), _bounds(pool, n, db.base_setup[n]), True, modifiers, unmodelled,
-                         (), (), (), False, None, exact=False) for n in counts]
+                         (), (), (), False, None, exact=False) for n in counts], 1
     counters = [_Counter(n, db.base_setup[n], pool) for n in counts]
     bases = tuple((counter.players, counter.base) for counter in counters)
     bases_key = tuple((n, *base.items()) for n, base in bases)
@@ -900,4 +934,4 @@ def setup_table(characters: Sequence[Character], db: "Database", players: int | 
                              tuple(unusable), tuple(counter.forced()) if counter.fillable else (), detailed,
                              _listing(lambda: iter(choices), n, base, pool) if detailed else
                              _listing(lambda: _choices(pool), n, base, pool) if selections <= MAX_LISTED else None))
-    return rows
+    return rows, 1 + len(choices)
