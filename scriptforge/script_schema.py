@@ -106,11 +106,18 @@ def _item_valid(item: object) -> bool:
     return full(item) != meta(item)
 
 
-def _schema_errors(data: object) -> Iterator[Any]:
+_Worded = tuple[tuple[tuple[tuple[str | int, ...], str, str], ...], ...]
+_ITEMS_WORDED: dict[str, _Worded] = {}
+
+
+def _schema_problems(data: object) -> Iterator[tuple[tuple[tuple[str | int, ...], str, str], ...]]:
     """jsonschema's errors for `data`, in its own order (the array's checks, then item by item),
-    with messages made only for the items the compiled check refuses (most items of an invalid
-    script are valid, and jsonschema is ~8× slower than the compiled check on the corpus)."""
-    yield from _array_validator().iter_errors(data)
+    each as its worded violations ((steps from the top, message, rule), see `_worded`). Messages
+    are made only for the items the compiled check refuses (most items of an invalid script are
+    valid, and jsonschema is ~8× slower than the compiled check on the corpus), and once per
+    distinct refused item: a batch repeats the same homebrew objects in file after file."""
+    for error in _array_validator().iter_errors(data):
+        yield _worded(error)
     if not isinstance(data, list):
         return
     for index, item in enumerate(data):
@@ -119,9 +126,40 @@ def _schema_errors(data: object) -> Iterator[Any]:
                 continue
         except RecursionError:
             pass
-        for error in _item_validator().iter_errors(item):
-            error.path.appendleft(index)  # as if reported on the whole script
-            yield error
+        for problems in _item_worded(item):
+            yield tuple(((index, *steps), message, rule) for steps, message, rule in problems)
+
+
+def _item_worded(item: object) -> _Worded:
+    """The worded errors of one refused item (steps from the item), remembered by its JSON text
+    (key order included: jsonschema names unexpected keys in the item's order)."""
+    try:
+        key: str | None = json.dumps(item, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    found = _ITEMS_WORDED.get(key) if key is not None else None
+    if found is None:
+        found = tuple(_worded(error) for error in _item_validator().iter_errors(item))
+        if key is not None:
+            if len(_ITEMS_WORDED) >= 4096:
+                _ITEMS_WORDED.clear()
+            _ITEMS_WORDED[key] = found
+    return found
+
+
+def _worded(error: Any) -> tuple[tuple[tuple[str | int, ...], str, str], ...]:
+    """One jsonschema error as the violations a finding names: for a failed oneOf, those of the
+    shape the author most likely meant (`_branch`), else the best match; maxLength left to
+    text-too-long (same verdict)."""
+    from jsonschema.exceptions import best_match
+
+    errors = [error]
+    if error.validator == "oneOf" and error.context:
+        wanted = _branch(error.instance)
+        errors = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == wanted] \
+            or [best_match(error.context)]
+    return tuple((tuple(sub.absolute_path), short(sub.message, 200), str(sub.validator)) for sub in errors
+                 if sub.validator != "maxLength")
 
 
 def _branch(item: object) -> int:
@@ -141,24 +179,12 @@ def schema_findings(data: object) -> list[Finding]:
     """Schema violations, one finding each; maxLength is left to text-too-long (same verdict)."""
     if schema_valid(data):
         return []
-    from jsonschema.exceptions import best_match
-
     out: list[Finding] = []
-    for error in _schema_errors(data):
-        errors = [error]
-        if error.validator == "oneOf" and error.context:
-            wanted = _branch(error.instance)
-            errors = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == wanted] \
-                or [best_match(error.context)]
-        elif error.validator == "oneOf":
-            errors = [error]
-        for sub in errors:
-            if sub.validator == "maxLength":
-                continue
-            path = json_pointer(list(sub.absolute_path))
+    for problems in _schema_problems(data):
+        for steps, message, rule in problems:
+            path = json_pointer(list(steps))
             where = f"at {path}" if path else "at the top level"
-            out.append(finding("schema-violation", f"{where}: {short(sub.message, 200)}", path or "",
-                               rule=sub.validator))
+            out.append(finding("schema-violation", f"{where}: {message}", path or "", rule=rule))
         if len(out) >= MAX_SCHEMA_FINDINGS:
             out.append(finding("schema-violation", f"more than {MAX_SCHEMA_FINDINGS} schema violations; "
                                                    f"the rest are not listed", "", rule="limit"))
