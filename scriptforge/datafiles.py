@@ -35,23 +35,30 @@ def _validator(schema_name: str):
     # bytecode (per Python bytecode version): compiling the generated Python took as long
     # again, in every process that checks data (`db check`, a changed data file).
     base = schema_name.removesuffix(PARTIAL)
-    text = schema_path(base).read_text(encoding="utf-8")
+    schema = json.loads(schema_path(base).read_text(encoding="utf-8"))
+    if base != schema_name:
+        schema.pop("required", None)
+    return compiled_check(f"{base}{'-partial' if base != schema_name else ''}", schema)
+
+
+def compiled_check(label: str, schema: dict[str, Any], **options: Any) -> Any:
+    """fastjsonschema's check of `schema` (`options`: compile_to_code's), its generated code and
+    the code's bytecode kept in the user cache under the hash of the schema, the options and
+    fastjsonschema's version (see `_validator`)."""
     import fastjsonschema
 
-    digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{schema_name}\n{text}".encode()).hexdigest()[:24]
-    cached = cache_dir("validators") / f"{base}{'-partial' if base != schema_name else ''}-{digest}.py"
+    key = json.dumps([fastjsonschema.VERSION, label, schema, sorted(options.items())], sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    cached = cache_dir("validators") / f"{label}-{digest}.py"
     compiled = _cached_bytecode(cached)
     if compiled is None:
         code = read_cache_text(cached)  # None when missing or damaged: then it is generated again
         if code is None:
-            schema = json.loads(text)
-            if base != schema_name:
-                schema.pop("required", None)
-            code = fastjsonschema.compile_to_code(schema)
+            code = fastjsonschema.compile_to_code(schema, **options)
             write_cache_text(cached, code)
         compiled = compile(code, str(cached), "exec")
         _keep_bytecode(cached, compiled)
-    namespace: dict = {}
+    namespace: dict[str, Any] = {}
     exec(compiled, namespace)
     return namespace["validate"]
 

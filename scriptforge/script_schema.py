@@ -32,8 +32,12 @@ def _fast_item_checks() -> tuple[int, Callable[[object], bool], Callable[[object
     {"id": ...} shapes), each shape compiled once by fastjsonschema (see `_item_valid`)."""
     import fastjsonschema
 
+    from scriptforge.datafiles import compiled_check
+
     def verdict(shape: dict[str, Any]) -> Callable[[object], bool]:
-        check = fastjsonschema.compile(shape, formats={"uri": lambda value: True})
+        # the official schema's formats are not checked (see the schema's description)
+        check = compiled_check(f"script-item-{shapes.index(shape)}", shape, use_formats=False,
+                               detailed_exceptions=False)
 
         def valid(item: object) -> bool:
             try:
