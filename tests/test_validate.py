@@ -127,6 +127,31 @@ def test_validate_a_folder_in_order_with_jobs_and_schema_paths(runner, tmp_path)
     assert result.exit_code == 2 and result.stderr == f"Error: {empty}: the folder holds no .json script files\n"
 
 
+def test_forked_workers_get_a_bounded_window_and_stop_when_the_caller_does():
+    """`validate --jobs` streams: the workers are handed only a few chunks ahead of what the
+    caller has taken (the pool alone takes every file at once and keeps every report until it
+    is printed), and a caller that stops (`| head -1`) ends the pool instead of waiting on it."""
+    import time
+
+    from scriptforge.batch import can_fork, forked_map
+
+    if not can_fork():
+        pytest.skip("no fork on this platform")
+    pulled: list[int] = []
+
+    def files():
+        for n in range(100_000):
+            pulled.append(n)
+            yield n
+
+    results = forked_map(lambda n: 2 * n, files(), jobs=2, chunksize=4)
+    assert [next(results) for _ in range(10)] == [2 * n for n in range(10)]
+    time.sleep(0.3)  # room for the pool's feeder to run ahead, as far as it may
+    assert len(pulled) <= 10 + 4 * 2 * 4 + 1  # taken + the window (4 chunks per job) + one waiting
+    results.close()  # returns at once: the feeder is not left waiting for room
+    assert list(forked_map(lambda n: n + 1, range(200), jobs=2)) == list(range(1, 201))
+
+
 # -- schema parity --------------------------------------------------------------------------------
 
 
