@@ -84,7 +84,7 @@ def diff_text(rows: list[dict], source: str, target: str) -> str:
 
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
-    from scriptforge.packs import check_source
+    from scriptforge.packs.build import check_source
 
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("roles"), dict):
