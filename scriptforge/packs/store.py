@@ -206,13 +206,19 @@ def render_files(files: Mapping[str, Any], manifest: Manifest) -> dict[str, byte
     of every other file (`files`). A file that fails is a DataError, and nothing is made."""
     out = {}
     for rel in sorted(files, key=lambda r: (r.count("/"), r)):
-        data = files[rel]
-        validate(data, schema_of(rel), Path(manifest.name) / rel)
-        out[rel] = (HEADER + dump_yaml(data, fast=True)).encode("utf-8")
+        out[rel] = _render(files[rel], rel, manifest.name)
     digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in out.items()}
-    document = replace(manifest, files=digests).as_yaml()
-    validate(document, schema_of(MANIFEST), Path(manifest.name) / MANIFEST)
-    return {MANIFEST: (HEADER + dump_yaml(document, fast=True)).encode("utf-8"), **out}
+    return {MANIFEST: _render(replace(manifest, files=digests).as_yaml(), MANIFEST, manifest.name), **out}
+
+
+def _render(data: Any, rel: str, name: str) -> bytes:
+    """One pack file's bytes, after its schema and the writer's check."""
+    where = Path(name) / rel
+    validate(data, schema_of(rel), where)
+    try:
+        return (HEADER + dump_yaml(data, fast=True)).encode("utf-8")
+    except ValueError as exc:  # a value the reader would refuse (a NUL, a lone surrogate, NaN)
+        raise DataError(str(exc), where=str(where)) from None
 
 
 def damaged_pack(folder: Path) -> DataError | None:
