@@ -147,7 +147,7 @@ def against(db, path: Path, lang: str) -> list[dict]:
     labels = db.reminder_labels.get(lang, {})
     for key, value in (data.get("reminders") or {}).items():
         ch = db.characters.get(normalize_id(key))
-        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs.py reads them in
+        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs/build.py reads them in
         if isinstance(value, str):
             pairs = [(token_id(key), value)]
         elif isinstance(value, list):

@@ -124,10 +124,10 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     names in brackets and ids the pack does not define. `check_ids=False` keeps jinxes between
     characters neither defines (for comparing jinx files on their own). `previous` (the files of
     the pack this one replaces) carries over the English each unchanged translation was made from
-    (`scriptforge.pack_sources`)."""
+    (`scriptforge.packs.sources`)."""
     if not NAME_PATTERN.fullmatch(name or ""):
         raise InputError(f"pack name '{name}' must be letters, digits, '.', '_' or '-' (at most 64)")
-    by_kind: dict[tuple, Source] = {}
+    by_kind: dict[tuple[str, str | None], Source] = {}
     for src in sources:
         key = (src.kind, src.lang)
         if key in by_kind:
@@ -144,14 +144,7 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     known = set(records) | base_ids
     night = by_kind.get(("nightsheet", None))
     if night:
-        lists = {n.key: [normalize_id(i) for i in night.data[n.official]] for n in NIGHT_TABLE}
-        for night_key, ids in lists.items():
-            dup = sorted({i for i in ids if ids.count(i) > 1})
-            if dup or "" in ids:
-                raise InputError(f"nightsheet file, /{NIGHT[night_key].official}: "
-                                 f"{'repeats ' + ', '.join(dup) if dup else 'an id without letters'}",
-                                 where=str(night.path))
-        out.files["night.yaml"] = lists
+        out.files["night.yaml"] = _night_lists(night)
     wakes = out.files.get("night.yaml") or (
         {n: list(base_db.night_order(n)) if base_db else [] for n in NIGHTS})
     if roles:
@@ -163,25 +156,9 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     pairs: list[list[str]] = []
     jinx = by_kind.get(("jinxes", None))
     if jinx:
-        texts = {}
-        for i, entry in enumerate(jinx.data):
-            a = normalize_id(entry["id"])
-            for k, other in enumerate(entry["jinx"]):
-                b = normalize_id(other["id"])
-                if check_ids and (a not in known or b not in known):
-                    missing = a if a not in known else b
-                    out.warnings.append(f"{jinx.path.name}: /{i}/jinx/{k}: jinx {a}-{b} left out: "
-                                        f"no character '{missing}'")
-                    continue
-                if any({a, b} == set(p) for p in pairs):
-                    continue
-                pairs.append([a, b])
-                texts[f"{a}-{b}"] = other["reason"]
-        out.files["jinxes.yaml"] = {"jinxes": pairs}
-        if texts:
-            out.files[f"{official()}/jinxes.yaml"] = texts
+        pairs = _jinxes(jinx, known if check_ids else None, out)
     for (kind, lang), src in sorted(by_kind.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
-        if kind == "translation":
+        if kind == "translation" and lang:
             _translation(src, lang, out, records, pairs, wakes, base_db)
     out.stale = record_sources(out.files, previous)
     chars = out.files.get("characters.yaml", {}).get("characters", [])
@@ -191,6 +168,42 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
         languages=tuple(sorted({rel.split("/")[0] for rel in out.files if "/" in rel})),
         characters=len(chars), jinxes=len(pairs), updated=updated, notes=(*out.warnings, *out.notes))
     return out
+
+
+def _night_lists(night: Source) -> dict[str, list[str]]:
+    """night.yaml: each night's ids in order; a repeated id or one without letters is refused."""
+    lists = {n.key: [normalize_id(i) for i in night.data[n.official]] for n in NIGHT_TABLE}
+    for night_key, ids in lists.items():
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup or "" in ids:
+            raise InputError(f"nightsheet file, /{NIGHT[night_key].official}: "
+                             f"{'repeats ' + ', '.join(dup) if dup else 'an id without letters'}",
+                             where=str(night.path))
+    return lists
+
+
+def _jinxes(jinx: Source, known: set[str] | None, out: PackBuild) -> list[list[str]]:
+    """jinxes.yaml's pairs and their English texts, each pair once; with `known`, a pair with a
+    character outside it is left out with a warning."""
+    pairs: list[list[str]] = []
+    texts = {}
+    for i, entry in enumerate(jinx.data):
+        a = normalize_id(entry["id"])
+        for k, other in enumerate(entry["jinx"]):
+            b = normalize_id(other["id"])
+            if known is not None and (a not in known or b not in known):
+                missing = a if a not in known else b
+                out.warnings.append(f"{jinx.path.name}: /{i}/jinx/{k}: jinx {a}-{b} left out: "
+                                    f"no character '{missing}'")
+                continue
+            if any({a, b} == set(p) for p in pairs):
+                continue
+            pairs.append([a, b])
+            texts[f"{a}-{b}"] = other["reason"]
+    out.files["jinxes.yaml"] = {"jinxes": pairs}
+    if texts:
+        out.files[f"{official()}/jinxes.yaml"] = texts
+    return pairs
 
 
 def _characters(roles: Source, out: PackBuild, labels: dict, base_db) -> dict[str, dict]:

@@ -380,7 +380,7 @@ def lang_tag(code: str | None, page_lang: str) -> str | None:
 
 
 def stale_tag(db, page_lang: str) -> str:
-    """The tag of an official translation older than its English (see scriptforge.pack_sources)."""
+    """The tag of an official translation older than its English (see scriptforge.packs.sources)."""
     return str(db.word(page_lang, "labels", "stale_tag") or "old")
 
 
