@@ -276,9 +276,12 @@ def _install(files: dict[str, bytes], target: Path) -> Path:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(version, 0o777 & ~umask)  # mkdtemp makes it private; a pack is as readable as any data
+        folders = {version}
         for rel, data in files.items():
             path = version / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in folders:  # one mkdir per folder, not per file (~370 files, 4 folders)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(path.parent)
             path.write_bytes(data)
         if target.exists() and not target.is_symlink():  # a pack folder from before links: moved aside once
             os.replace(target, target.parent / f".{target.name}.{os.getpid()}.old")
