@@ -4,13 +4,15 @@ update`'s summary), and the official translations an update made stale."""
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scriptforge.findings import short
 from scriptforge.markup import to_text
-from scriptforge.packs.diff import ADDED, MOVED, PackDiff
-from scriptforge.packs.install import UpdateResult
 from scriptforge.packs.store import InstalledPack, Manifest
+
+if TYPE_CHECKING:  # `pack list` loads neither the diff nor the installer
+    from scriptforge.packs.diff import PackDiff
+    from scriptforge.packs.install import UpdateResult
 
 
 def pack_line(manifest: Manifest, path: Path) -> str:
@@ -19,7 +21,7 @@ def pack_line(manifest: Manifest, path: Path) -> str:
             f"languages {', '.join(manifest.languages) or '-'} -> {path}")
 
 
-def update_lines(result: UpdateResult) -> list[str]:
+def update_lines(result: "UpdateResult") -> list[str]:
     """What `pack update` prints after its warnings: the pack, its icons, the languages added or
     removed, what changed and the official translations made stale."""
     lines = [pack_line(result.build.manifest, result.path)]
@@ -56,8 +58,10 @@ def pack_list_text(packs: list[InstalledPack], folder: Path) -> str:
                      for p in packs)
 
 
-def diff_text(report: PackDiff) -> str:
+def diff_text(report: "PackDiff") -> str:
     """`pack diff`: one line per change."""
+    from scriptforge.packs.diff import ADDED, MOVED  # here, not at the top: `pack list` never loads the diff
+
     if report.is_empty:
         return "no changes"
     lines = []
