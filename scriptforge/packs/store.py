@@ -15,8 +15,6 @@ import hashlib
 import os
 from pathlib import Path
 import re
-import shutil
-import tempfile
 from typing import Any, NamedTuple
 
 from scriptforge.datafiles import read_yaml, validate
@@ -265,6 +263,8 @@ def write_pack(files: Mapping[str, Any], manifest: Manifest, target: Path,
 
 
 def _install(files: dict[str, bytes], target: Path) -> Path:
+    import tempfile  # here, not at the top: every command loads this module through the database
+
     if not target.is_symlink() and target.exists() and not (target / MANIFEST).is_file() \
             and any(target.iterdir()):
         raise InputError("exists and is not a data pack; choose another --out or --name", where=str(target))
@@ -289,6 +289,8 @@ def _install(files: dict[str, bytes], target: Path) -> Path:
         os.symlink(version.name, link)
         os.replace(link, target)
     except BaseException:
+        import shutil  # here, not at the top (it loads zlib, bz2 and lzma): only a failed install needs it
+
         link.unlink(missing_ok=True)
         shutil.rmtree(version, ignore_errors=True)
         raise
@@ -310,4 +312,6 @@ def _remove_leftovers(target: Path) -> None:
         if entry.is_symlink() or entry.is_file():
             entry.unlink(missing_ok=True)
         else:
+            import shutil  # here, not at the top: only a killed run's leftovers need it
+
             shutil.rmtree(entry, ignore_errors=True)
