@@ -47,6 +47,9 @@ class Database:
     # lang -> text unit -> the English an official translation was made from (a pack's
     # <lang>/sources.yaml; see scriptforge.pack_sources): what `l10n diff` shows for a stale one
     official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    # lang -> text unit -> the source text a translation was made from, as our data records it
+    # beside its hash (`translated_from.texts`): the previous source of a stale translation
+    source_texts: dict[str, dict[str, str | tuple[str, ...]]] = field(default_factory=dict)
     # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
     script_advice: dict[str, Any] = field(default_factory=dict)
     # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
@@ -319,6 +322,7 @@ class _Loader(ProblemCollector):
         self.root = root
         self.languages = self._languages()
         self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in self.languages}
+        self.source_texts: dict[str, dict[str, str | tuple[str, ...]]] = {lang: {} for lang in self.languages}
         self.text_layers: dict[tuple[str, str], dict[str, str]] = {}  # (lang, id) -> field -> layer name
 
     def _languages(self) -> tuple[str, ...]:
@@ -341,6 +345,8 @@ class _Loader(ProblemCollector):
         if block:
             for key, digest in block["hashes"].items():
                 self.provenance[lang][unit(key)] = (block["lang"], digest)
+            for key, text in block.get("texts", {}).items():
+                self.source_texts[lang][unit(key)] = text if isinstance(text, str) else tuple(text)
 
     def load(self) -> tuple[Database | None, list[DataError]]:
         facts_path = self.root / "characters.yaml"
@@ -437,6 +443,7 @@ class _Loader(ProblemCollector):
             data_dir=self.root,
             languages=self.languages,
             provenance=self.provenance,
+            source_texts=self.source_texts,
             setup_without_bracket=setup.get("without_bracket", {}),
             script_advice=setup.get("script_advice", {}),
         )
