@@ -1054,24 +1054,29 @@ def _l10n_selection(game: str):
 @format_option
 @_fail_cleanly
 def l10n_status(game, fmt):
-    """Per language and field: how many texts are translated, missing and stale.
+    """Per language and field: how many texts are translated, missing and stale, and which layer
+    they come from.
 
     Missing: the other language has the text, this one does not. Stale: the source text
-    changed after the translation was made (see `l10n confirm`). The other games' texts are
-    counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
+    changed after the translation was made (see `l10n confirm`). Layers: the built-in data
+    (scriptforge), each data pack by name, your translation layer (translations, written by
+    `l10n import`); the top layer's text wins (JSON: `layers` per field). The other games' texts
+    are counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
 
     \b
     Example:
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
+    from scriptforge.l10n.units import layer_order
     from scriptforge.text.l10n import status_text
 
-    table = status(*_l10n_selection(game))
+    db, games = _l10n_selection(game)
+    table = status(db, games)
     if fmt == "json":
         _print_json(table)
     else:
-        echo(status_text(table))
+        echo(status_text(table, layer_order(db)))
 
 
 @l10n.command("diff")
@@ -1085,6 +1090,9 @@ def l10n_status(game, fmt):
 @_fail_cleanly
 def l10n_diff(ids, source, target, against_file, game, fmt):
     """Show source and translation side by side per character and field; missing and stale marked.
+
+    Where a data pack or your translation layer is loaded, each text names the layer it comes
+    from (`ko (official): …`; JSON: `layers` per row, the built-in data being scriptforge).
 
     With --against FILE (official layout: {"roles": {id: {"name", "ability", "flavor", "first",
     "other"}}, "reminders": {...}, "jinxes": {...}}, night steps as roles dusk, minioninfo, ...),

@@ -269,3 +269,32 @@ def test_a_po_round_trip_with_the_pack_installed_lands_in_the_user_layer(multi_h
     assert {p: p.read_bytes() for p in layer.rglob("*") if p.is_file()} == before
     # the installed package's data is never written
     assert not any(p.stat().st_mtime > po.stat().st_mtime for p in (Path(__file__).parents[1] / "data").rglob("*.yaml"))
+
+
+def test_l10n_status_and_diff_name_the_layer_of_each_text(multi_home, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shutil.copytree(multi_home, home, symlinks=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    runner = CliRunner()
+    po = tmp_path / "ko.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgctxt "steward.ability"\nmsgid "x"\nmsgstr "고친 집사 능력입니다."\n', encoding="utf-8")
+    assert runner.invoke(main, ["l10n", "import", str(po)]).exit_code == 0
+    table = json.loads(runner.invoke(main, ["l10n", "status", "--game", "botc", "--format", "json"]).output)
+    ability = table["ko"]["ability"]["layers"]
+    assert ability["translations"] == 1 and ability["official"] > 100 and ability["scriptforge"] > 0
+    assert sum(ability.values()) == table["ko"]["ability"]["translated"]
+    assert set(table["en"]["ability"]["layers"]) <= {"official", "scriptforge"}
+    assert table["de"]["name"]["layers"] == {"official": 2}  # the two German roles of the test file
+    text = runner.invoke(main, ["l10n", "status", "--game", "botc"]).output
+    summary = text.split("texts per layer")[1]
+    ko = next(line for line in summary.splitlines() if line.startswith("  ko: "))
+    assert ko.index("translations (your own) ") < ko.index("official (pack) ") < ko.index("scriptforge (built-in) ")
+    rows = {r["field"]: r for r in json.loads(runner.invoke(main, ["l10n", "diff", "steward", "--to", "ko",
+                                                                   "--format", "json"]).output)}
+    assert rows["ability"]["layers"] == {"en": "official", "ko": "translations"}
+    assert rows["name"]["layers"] == {"en": "official", "ko": "official"}
+    diff = runner.invoke(main, ["l10n", "diff", "steward", "clockmaker", "--to", "ko"]).output
+    assert "    ko (translations): 고친 집사 능력입니다." in diff and "    en (official): " in diff
+    clockmaker = diff.split("== clockmaker")[1]  # the pack gives its name, the built-in data its overview
+    assert "    ko (official): 시계공\n" in clockmaker and "    ko (scriptforge): \"당신은" in clockmaker

@@ -237,28 +237,34 @@ def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
 
 
 def status(db, games=None) -> dict:
-    """{lang: {group: {translated, missing, stale}}} for every unit, plus the glossary.
+    """{lang: {group: {translated, missing, stale, layers}}} for every unit, plus the glossary
+    (without layers); `layers` counts the texts per layer they come from (l10n.units.layer_of).
 
     `db` is the BotC database (None: left out); `games` maps other games' ids to their
     `GameDatabase`, whose units follow in groups `<game>.roles`, `<game>.steps`, `<game>.game`
     and `games.ui`.
     """
-    from scriptforge.l10n.units import GROUPS, glossary_keys, selected_units
+    from scriptforge.l10n.units import GROUPS, glossary_keys, layer_of, selected_units
 
     games = games or {}
     units = selected_units(db, games)
     groups = list(GROUPS) if db is not None else []
     groups += [u.group for u in units if not scripted(u.game) and u.group not in groups]
     langs = unit_languages(db, units)
-    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in groups} for lang in langs}
+    out: dict = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0, **({} if g == "glossary" else {"layers": {}})}
+                        for g in groups} for lang in langs}
     for unit in units:
         for lang in langs:
+            cell = out[lang][unit.group]
             st = state(db, unit, lang)
             if st == STALE:
-                out[lang][unit.group][TRANSLATED] += 1
-                out[lang][unit.group][STALE] += 1
+                cell[TRANSLATED] += 1
+                cell[STALE] += 1
             elif st:
-                out[lang][unit.group][st] += 1
+                cell[st] += 1
+            layer = layer_of(db, unit, lang)
+            if layer is not None:
+                cell["layers"][layer] = cell["layers"].get(layer, 0) + 1
     if db is None:
         return out
     keys = {lang: glossary_keys(db, lang) for lang in langs}
