@@ -605,11 +605,20 @@ fetch_timeout_option = click.option(
          "together get four times that.")
 
 
+system_fonts_option = click.option(
+    "--system-fonts/--no-system-fonts", default=None, expose_value=False,
+    callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.system_fonts": value}),
+    help="Also use the system's fonts (fontconfig) on every page, or never (a page the bundled fonts "
+         "cannot set is then refused, naming the font package). Default: only where the bundled fonts "
+         "lack letters of the page (Japanese, Chinese, Thai …).")
+
+
 def _renderer(**options):
     from scriptforge.render.pdf import Renderer
 
-    seconds = click.get_current_context().meta.get("scriptforge.fetch_seconds", 5.0)
-    return Renderer(fetch_seconds=seconds, **options)
+    meta = click.get_current_context().meta
+    return Renderer(fetch_seconds=meta.get("scriptforge.fetch_seconds", 5.0),
+                    system_fonts=meta.get("scriptforge.system_fonts"), **options)
 
 
 def render_options(command, jobs=True):
@@ -633,6 +642,7 @@ def render_options(command, jobs=True):
                      help="Fetch remote images (homebrew `image` URLs) and keep them in the user cache, "
                           "which later builds use without the network. Off by default."),
         fetch_timeout_option,
+        system_fonts_option,
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
@@ -740,9 +750,9 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
     from scriptforge.pipeline import build_game
     from scriptforge.render.outputs import output_format
-    from scriptforge.render.pdf import FORMATS, Renderer
+    from scriptforge.render.pdf import FORMATS
 
-    result = build_game(game, Renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
+    result = build_game(game, _renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
                         sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir,
                         options=_print_options())
     for warning in result.warnings:
@@ -842,6 +852,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Scripts rendered at a time (worker processes forked after the first script).")
+@system_fonts_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -1538,6 +1549,7 @@ def _add_pack_option(group):
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @print_options(*PRINT_OPTIONS)
 @fetch_timeout_option
+@system_fonts_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
