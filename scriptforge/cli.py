@@ -1388,6 +1388,8 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
         echo(diff_text(result.diff))
     for line in stale_text(result.build.stale):
         echo(line)
+    for note in result.notes:
+        echo(f"Info: {note}", err=True)
 
 
 @pack.command("list")

@@ -298,3 +298,20 @@ def test_l10n_status_and_diff_name_the_layer_of_each_text(multi_home, tmp_path, 
     assert "    ko (translations): 고친 집사 능력입니다." in diff and "    en (official): " in diff
     clockmaker = diff.split("== clockmaker")[1]  # the pack gives its name, the built-in data its overview
     assert "    ko (official): 시계공\n" in clockmaker and "    ko (scriptforge): \"당신은" in clockmaker
+
+
+def test_the_script_tools_interface_strings_are_named_as_not_read(multi_home, official_dir, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shutil.copytree(multi_home, home, symlinks=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    folder = tmp_path / "files"
+    shutil.copytree(official_dir, folder)
+    (folder / "script").mkdir()
+    for code in ("de", "ko"):
+        (folder / "script" / f"{code}.json").write_text("{}", encoding="utf-8")  # their layout is not known here
+    result = CliRunner().invoke(main, ["pack", "update", "--from", str(folder)])
+    assert result.exit_code == 0, result.output
+    [info] = [line for line in result.output.splitlines() if line.startswith("Info:")]
+    assert "script/de.json, script/ko.json" in info and "not read yet" in info
+    plain = CliRunner().invoke(main, ["pack", "update", "--from", str(official_dir)])
+    assert plain.exit_code == 0 and "Info:" not in plain.output
