@@ -132,13 +132,16 @@ def _commands(code: str, out: Path) -> list[list[str]]:
               ["l10n", "export", "-o", str(out / f"x-{code}.po")],
               ["list", "--game", "salem"], ["show", "--game", "werewolf", "seer"]]
     pages = [["build", script, "--back", "--night", "-o", str(out / f"b-{code}.html")],
-             ["nightsheet", script, "-o", str(out / f"n-{code}.html")],
-             ["almanac", script, "-o", str(out / f"a-{code}.html")],
-             ["tokens", script, "-o", str(out / f"t-{code}.html")],
-             ["watch", script, "--renders", "1", "-o", str(out / f"w-{code}.html")],
-             ["build", "--game", "salem", "-o", str(out / f"g-{code}.html")]]
+             ["nightsheet", script, "--system-fonts", "-o", str(out / f"n-{code}.html")],
+             ["almanac", script, "--no-system-fonts", "-o", str(out / f"a-{code}.html")],
+             ["tokens", script, "--system-fonts", "-o", str(out / f"t-{code}.html")],
+             ["watch", script, "--renders", "1", "--no-system-fonts", "-o", str(out / f"w-{code}.html")],
+             ["build", "--game", "salem", "--system-fonts", "-o", str(out / f"g-{code}.html")]]
+    other = "ko" if code == "en" else "en"  # l10n diff and status name their languages otherwise
+    l10n = [["l10n", "diff", "clockmaker", "--from", other, "--to", code],
+            ["l10n", "diff", "clockmaker", "--to", code, "--format", "json"]] + ([["l10n", "status"]] if code == "en" else [])
     return [[*c, "--lang", code] for c in single + pages] + [[*c, "--lang", f"{code}+en" if code != "en" else "ko+en"]
-                                                             for c in pages[:1]]
+                                                             for c in pages[:1]] + l10n
 
 
 def _no_traceback(args: list[str]) -> None:
@@ -157,6 +160,20 @@ def test_every_command_in_every_registry_language(with_pack, multi_home, tmp_pat
     for code in languages.codes():
         for args in _commands(code, tmp_path):
             _no_traceback(args)
+    if not with_pack:
+        return
+    from scriptforge.render.pdf import font_coverage
+
+    for code in languages.codes():  # a PDF with the bundled fonts only: printed, or refused in one line
+        result = CliRunner().invoke(main, ["tokens", str(EXAMPLE), "--only", "clockmaker", "--lang", code,
+                                           "--no-system-fonts", "-o", str(tmp_path / f"f-{code}.pdf")])
+        assert not result.exception or isinstance(result.exception, SystemExit), (code, result.exception)
+        if languages.unprintable_letters(code, font_coverage()):
+            [line] = [l for l in result.output.splitlines() if l.startswith("Error:")]
+            assert result.exit_code == 2 and f"--lang {code}: the bundled fonts cannot set" in line, result.output
+            assert any(package in line for package in languages.font_packages(code)), line
+        else:
+            assert result.exit_code == 0, (code, result.output)
 
 
 def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tmp_path, monkeypatch):
