@@ -1267,7 +1267,7 @@ def l10n_import(file, lang):
     data and every pack (so an edit wins over the official pack and survives upgrades); with
     $SCRIPTFORGE_DATA set, into that data folder instead. A malformed file or an entry naming an
     unknown character, field, token or jinx changes nothing and exits 2 with the file and line.
-    Each imported text records the hash of its msgid.
+    Each imported text records its msgid (and its hash) as its source.
 
     \b
     Example:
