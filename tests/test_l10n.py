@@ -314,6 +314,10 @@ def test_cli_status(runner):
     assert table["en"]["ability"]["translated"] + table["en"]["ability"]["missing"] == len(load_database().characters)
     text = runner.invoke(main, ["l10n", "status"]).output
     assert "reminder_labels" in text and "glossary" in text
+    # without packs every text comes from the built-in data
+    assert table["ko"]["ability"]["layers"] == {"scriptforge": table["ko"]["ability"]["translated"]}
+    assert "glossary" in table["ko"] and "layers" not in table["ko"]["glossary"]
+    assert text.splitlines()[-1].startswith("  ko: scriptforge (built-in) ")
 
 
 def test_cli_check_exit_codes_and_json(runner, data_copy):
