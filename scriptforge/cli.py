@@ -1147,6 +1147,8 @@ def l10n_check(lang, include_official, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
+    Your own translations (l10n import) are checked as yours, also where a pack gives the text;
+    JSON names the layer of a text that is not the built-in data's (`data.layer`).
     By default BotC and the other games (Salem, Werewolf, Mafia) are checked; --game picks one.
 
     \b

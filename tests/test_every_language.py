@@ -313,6 +313,12 @@ def test_l10n_status_and_diff_name_the_layer_of_each_text(multi_home, tmp_path, 
     assert rows["name"]["layers"] == {"en": "official", "ko": "official"}
     diff = runner.invoke(main, ["l10n", "diff", "steward", "clockmaker", "--to", "ko"]).output
     assert "    ko (translations): 고친 집사 능력입니다." in diff and "    en (official): " in diff
+    # l10n check: your own text is checked as yours (a pack gives steward.ability too) and says its layer
+    check = json.loads(runner.invoke(main, ["l10n", "check", "--lang", "ko", "--game", "botc", "--format",
+                                            "json"]).output)
+    mine = [f for f in check["findings"] if (f["character"], f["field"]) == ("steward", "ability")]
+    assert mine and all(f["data"]["layer"] == "translations" and "official" not in f["data"] for f in mine)
+    assert any(f["code"] == "stale" and f["severity"] == "error" for f in mine)  # its msgid was not the English
     clockmaker = diff.split("== clockmaker")[1]  # the pack gives its name, the built-in data its overview
     assert "    ko (official): 시계공\n" in clockmaker and "    ko (scriptforge): \"당신은" in clockmaker
 
