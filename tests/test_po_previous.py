@@ -120,3 +120,10 @@ def test_msgfmt_reads_the_previous_source_as_a_previous_source(tmp_path):
     again = pofile.read(po.read_bytes())[1]
     assert [e.previous for e in again] == ["Old\n\"quoted\" text", ""]
     assert [e.previous_msgid for e in polib.pofile(str(po))] == ["Old\n\"quoted\" text", ""]
+
+
+def test_a_kept_source_text_is_checked_on_load(runner, data_copy):
+    _edit(data_copy / "ko" / "characters" / "soldier.yaml", lambda d: d["translated_from"]["texts"].update(ability=5))
+    result = runner.invoke(main, ["db", "check"], env={"SCRIPTFORGE_DATA": str(data_copy)})
+    assert result.exit_code != 0
+    assert "soldier.yaml" in result.output and "translated_from" in result.output, result.output
