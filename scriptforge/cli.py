@@ -1065,8 +1065,7 @@ def _l10n_selection(game: str):
 @format_option
 @_fail_cleanly
 def l10n_status(game, fmt):
-    """Per language and field: how many texts are translated, missing and stale, and which layer
-    they come from.
+    """Per language and field: texts translated, missing, stale, and their layer.
 
     Missing: the other language has the text, this one does not. Stale: the source text
     changed after the translation was made (see `l10n confirm`). Layers: the built-in data
