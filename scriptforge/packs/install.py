@@ -59,6 +59,7 @@ class UpdateResult:
     languages: LanguageSet
     diff: PackDiff | None = None  # what changed against the pack installed before; None on a first install
     icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
+    notes: tuple[str, ...] = ()  # what the user should know about files given and not read
 
 
 def translation_file(lang: str) -> str:
@@ -112,6 +113,17 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
             raise InputError(f"expected a {expected} file, found a {source.kind} file", where=location)
         sources.append(source)
     return sources
+
+
+def unread_files(from_dir: Path | None) -> tuple[str, ...]:
+    """One line naming the official script tool's interface strings (`script/<code>.json`) in
+    `from_dir`, which are not read yet (their key layout is not known here), if there are any."""
+    found = sorted(p.name for p in (Path(from_dir) / "script").glob("*.json")) if from_dir is not None else []
+    if not found:
+        return ()
+    names = ", ".join(f"script/{name}" for name in found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+    return (f"{names}: the official script tool's interface strings are not read yet; sheet headings and "
+            f"footnotes use scriptforge's own interface words",)
 
 
 def installed_languages(target: Path) -> tuple[str, ...]:
@@ -172,7 +184,7 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
         path = write_pack(build.files, build.manifest, target, build.blobs)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, languages=LanguageSet(installed, build.manifest.languages), diff=diff,
-                        icons=icon_update if icons or icon_update.count else None)
+                        icons=icon_update if icons or icon_update.count else None, notes=unread_files(from_dir))
 
 
 def import_pack(paths: Iterable[str | Path], *, name: str | None = None, out: Path | None = None,
