@@ -9,7 +9,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
-from scriptforge.games import GAMES, SCRIPTED_GAME
+from scriptforge.games import ALL, GAMES, SCRIPTED_GAME
 from scriptforge.model import TEAMS
 
 class LanguageChoice(click.ParamType):
@@ -138,17 +138,34 @@ def _homebrew_dir():
     return click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
 
 
-def _complete_character(ctx, param, incomplete):
-    """Shell completion of a character argument: ids and names in every language (the cached
-    database, so it is quick); where none matches, the shell completes a file name instead."""
+def _rule_sets(choice: str):
+    """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
+    every one (l10n's "all")."""
+    from scriptforge.games import load_games, selection
+
+    with_scripts, others = selection(choice)
+    return (_db() if with_scripts else None), load_games(others)
+
+
+def _complete_name(ctx, param, incomplete):
+    """Shell completion of a character, role or step argument: ids and names in every language of
+    the rule sets the command's --game chose (BotC's database by default; the cached databases, so
+    it is quick); where none matches, the shell completes a file name instead (a homebrew YAML file)."""
     from click.shell_completion import CompletionItem
 
     try:
         with ctx:
-            names = _db().completions(incomplete)
+            names = [name for where in _name_sources(ctx.params.get("game") or SCRIPTED_GAME)
+                     for name in where.complete(incomplete)]
     except ScriptforgeError:  # a broken data folder: no suggestions rather than an error mid-line
         names = []
-    return [CompletionItem(name) for name in names] or [CompletionItem(incomplete, type="file")]
+    return [CompletionItem(name) for name in dict.fromkeys(names)] or [CompletionItem(incomplete, type="file")]
+
+
+def _name_sources(choice: str) -> list:
+    """The databases whose names a --game choice takes: BotC's, then the other games chosen."""
+    db, games = _rule_sets(choice)
+    return [*([db] if db is not None else []), *games.values()]
 
 
 def _data_dir():
@@ -244,12 +261,11 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --team demon --lang ko
         scriptforge list --game salem --lang ko
     """
+    from scriptforge.games import rule_set
     from scriptforge.text import reference
 
-    from scriptforge.games import rule_set
-
     if not rule_set(game).from_scripts:
-        from scriptforge.games import list_output
+        from scriptforge.text.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
 
@@ -262,7 +278,7 @@ def list_command(team, edition, lang, game, fmt):
 
 
 @main.command()
-@click.argument("name", shell_complete=_complete_character)
+@click.argument("name", shell_complete=_complete_name)
 @click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
               help="One language, or two joined by '+' (ko+en) to show both.")
 @game_option
@@ -278,12 +294,11 @@ def show(name, lang, game, fmt):
         scriptforge show "릴 몬스타" --lang ko --format json
         scriptforge show 자백 --game salem
     """
+    from scriptforge.games import rule_set
     from scriptforge.text import reference
 
-    from scriptforge.games import rule_set
-
     if not rule_set(game).from_scripts:
-        from scriptforge.games import show_output
+        from scriptforge.text.games import show_output
 
         return echo(show_output(game, name, reference.languages(lang), fmt))
 
@@ -906,7 +921,7 @@ def _print_change(change) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1)
+@click.argument("characters", nargs=-1, shell_complete=_complete_name)
 @click.option("--name", required=True, help="The script's name (_meta.name).")
 @click.option("--author", help="The script's author (_meta.author).")
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
@@ -930,7 +945,7 @@ def new(out, characters, name, author, lang, force):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_character)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_name)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
 @findings_options
 @_fail_cleanly
@@ -952,7 +967,7 @@ def add(script, characters, lang):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_name)
 @findings_options
 @_fail_cleanly
 def remove(script, characters):
@@ -1034,19 +1049,9 @@ def l10n():
 
 
 def l10n_game_option(command):
-    return click.option("--game", "game", type=click.Choice([*GAMES, "all"]),
-                        default="all", show_default=True,
+    return click.option("--game", "game", type=click.Choice([*GAMES, ALL]),
+                        default=ALL, show_default=True,
                         help="Which rule set's texts: BotC's database, one other game, or all.")(command)
-
-
-def _l10n_selection(game: str):
-    """(BotC database or None, {game id: GameDatabase}) for an l10n --game choice."""
-    from scriptforge.games import OTHER_GAMES, load_game, rule_set
-
-    scripted = game != "all" and rule_set(game).from_scripts
-    db = _db() if game == "all" or scripted else None
-    chosen = OTHER_GAMES if game == "all" else () if scripted else (game,)
-    return db, {g: load_game(g) for g in chosen}
 
 
 @l10n.command("status")
@@ -1067,7 +1072,7 @@ def l10n_status(game, fmt):
     from scriptforge.l10n.provenance import status
     from scriptforge.text.l10n import status_text
 
-    table = status(*_l10n_selection(game))
+    table = status(*_rule_sets(game))
     if fmt == "json":
         _print_json(table)
     else:
@@ -1075,7 +1080,7 @@ def l10n_status(game, fmt):
 
 
 @l10n.command("diff")
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, shell_complete=_complete_name)
 @click.option("--from", "source", type=LANG, default=_default("text"), show_default=True, help="Source language.")
 @click.option("--to", "target", type=LANG, default=_default("sheet"), show_default=True, help="Translation language.")
 @click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -1100,9 +1105,9 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
     from scriptforge.l10n import diff
 
     if against_file:
-        from scriptforge.games import scripted
+        from scriptforge.games import selection
 
-        if game != "all" and not scripted(game):
+        if not selection(game)[0]:
             from scriptforge.errors import InputError
 
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
@@ -1110,7 +1115,7 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
         rows = diff.against(db, against_file, target)
         _print_json(rows) if fmt == "json" else echo(diff.against_text(rows, against_file, target))
         return
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     rows = diff.diff_rows(db, source, target, ids, games)
     _print_json(rows) if fmt == "json" else echo(diff.diff_text(rows, source, target))
 
@@ -1139,7 +1144,7 @@ def l10n_check(lang, include_official, game, fmt):
     from scriptforge.findings import findings_text
 
     chosen = _selection("l10n")
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games, include_official=include_official)
     if fmt == "json":
