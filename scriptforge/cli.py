@@ -9,7 +9,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
-from scriptforge.games import ALL, GAMES, SCRIPTED_GAME
+from scriptforge.games import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME
 from scriptforge.model import TEAMS
 
 class LanguageChoice(click.ParamType):
@@ -233,7 +233,7 @@ def homebrew_option(command):
 def game_option(command):
     """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
     return click.option("--game", type=click.Choice(list(GAMES)), default=SCRIPTED_GAME,
-                        show_default=True, help="Rule set: botc, or salem, werewolf, mafia.")(command)
+                        show_default=True, help=f"Rule set: {SCRIPTED_GAME}, or {', '.join(OTHER_GAMES)}.")(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -456,7 +456,7 @@ def validate(scripts, fmt, jobs):
         scriptforge validate examples/fang-gu-zealot.json --format json
         scriptforge validate scripts/ --format jsonl --jobs 2
     """
-    from scriptforge.findings import findings_text
+    from scriptforge.text.findings import findings_text
     from scriptforge.text.scripts import Tally, findings_document, report_line
     from scriptforge.analysis import validate_files
 
@@ -603,7 +603,7 @@ def explain(code, list_all):
         scriptforge explain jinx-without-djinn
         scriptforge explain --list
     """
-    from scriptforge.findings import codes_text, explanation
+    from scriptforge.text.findings import codes_text, explanation
 
     if list_all or not code:
         return echo(codes_text())
@@ -798,7 +798,7 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
     if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
-        raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
+        raise click.UsageError(f"Missing argument 'SCRIPTS...' (or give --game {'|'.join(OTHER_GAMES)}).")
     _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs)
 
 
@@ -828,7 +828,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
     if not rule_set(game).from_scripts:
         return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
-        raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
+        raise click.UsageError(f"Missing argument 'SCRIPT...' (or give --game {'|'.join(OTHER_GAMES)}).")
     _render_scripts(script, out, lang, paper, fmt, dpi, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
 
@@ -1103,6 +1103,7 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
         scriptforge l10n diff --to ko --against ko.json --format json
     """
     from scriptforge.l10n import diff
+    from scriptforge.text import l10n as l10n_text
 
     if against_file:
         from scriptforge.games import selection
@@ -1113,11 +1114,11 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
         db = _db()
         rows = diff.against(db, against_file, target)
-        _print_json(rows) if fmt == "json" else echo(diff.against_text(rows, against_file, target))
+        _print_json(rows) if fmt == "json" else echo(l10n_text.against_text(rows, against_file, target))
         return
     db, games = _rule_sets(game)
     rows = diff.diff_rows(db, source, target, ids, games)
-    _print_json(rows) if fmt == "json" else echo(diff.diff_text(rows, source, target))
+    _print_json(rows) if fmt == "json" else echo(l10n_text.diff_text(rows, source, target))
 
 
 @l10n.command("check")
@@ -1141,7 +1142,7 @@ def l10n_check(lang, include_official, game, fmt):
         scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import run_checks
-    from scriptforge.findings import findings_text
+    from scriptforge.text.findings import findings_text
 
     chosen = _selection("l10n")
     db, games = _rule_sets(game)

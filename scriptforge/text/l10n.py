@@ -1,6 +1,13 @@
-"""Text output of the translator tools, for people."""
+"""Text output of the translator tools, for people: `l10n status` and `l10n diff` (side by side,
+and against an official translation file)."""
 
+from scriptforge.games import SCRIPTED_GAME, scripted
+from scriptforge.l10n.diff import KINDS
+from scriptforge.l10n.units import SHARED_UI
 from scriptforge.languages import codes
+
+_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
+                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
 
 
 def status_text(table: dict) -> str:
@@ -21,4 +28,55 @@ def status_text(table: dict) -> str:
     done = all(t[1] == 0 and t[2] == 0 for t in totals.values())
     lines.append("complete: nothing missing or stale" if done else
                  "; ".join(f"{l}: {t[1]} missing, {t[2]} stale" for l, t in totals.items()))
+    return "\n".join(lines)
+
+
+def diff_text(rows: list[dict], source: str, target: str) -> str:
+    """`l10n diff`: each character's (role's, step's) fields under its heading, both texts of each."""
+    lines, current = [], object()
+    for row in rows:
+        game = row.get("game", SCRIPTED_GAME)
+        here = (game, row["character"])
+        if here != current:
+            current = here
+            lines.append(_diff_heading(game, row["character"]))
+        mark = {"missing": "  [MISSING]", "stale": "  [STALE]"}.get(row["state"], "")
+        lines.append(f"  {row['field'] if row['character'] else row['key']}{mark}")
+        for lang in (source, target):
+            value = row[lang]
+            if isinstance(value, list):
+                value = " | ".join(value)
+            lines.append(f"    {lang}: {value if value is not None else '—'}")
+        if row.get("translated_from"):
+            lines.append(f"    translated from: {row['translated_from']}")
+    return "\n".join(lines)
+
+
+def _diff_heading(game: str, character: str | None) -> str:
+    """The heading over one character's (role's, step's) rows, or over a game's other texts."""
+    if scripted(game):
+        return f"== {character}" if character else "== (night steps, labels, jinxes, UI)"
+    if character:
+        return f"== {game}.{character}"
+    return f"== {game} ({'shared sheet words' if game == SHARED_UI else 'game texts'})"
+
+
+def against_text(rows: list[dict], path, lang: str) -> str:
+    if not rows:
+        return f"no differences ({lang}) with {path}"
+    lines = []
+    counts = {kind: sum(row["kind"] == kind for row in rows) for kind in KINDS}
+    for kind in KINDS:
+        if not counts[kind]:
+            continue
+        lines.append(f"== {_KIND_TITLES[kind]} ({counts[kind]})")
+        for row in (r for r in rows if r["kind"] == kind):
+            if kind == "unknown-character":
+                lines.append(f"{row['id']}: not in our database")
+                continue
+            lines.append(f"{row['id']}.{row['field']}")
+            lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
+            lines.append(f"  theirs: {row['theirs']}")
+    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k].split(' (')[0]}" for k in KINDS if counts[k])
+    lines.append(f"{len(rows)} difference(s): {summary}")
     return "\n".join(lines)
