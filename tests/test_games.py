@@ -142,6 +142,34 @@ def test_lookup_by_id_korean_and_english_name(games):
         salem.resolve("마사 코래이")
 
 
+def _completions(*words: str) -> list[str]:
+    """What the shell is offered for the last of `words`, through click's own completion machinery."""
+    from click.shell_completion import ShellComplete
+
+    complete = ShellComplete(main, {}, "scriptforge", "_SCRIPTFORGE_COMPLETE")
+    return [(item.type, item.value) for item in complete.get_completions(list(words[:-1]), words[-1])]
+
+
+def test_shell_completion_of_a_game_role_or_step_in_every_language():
+    assert _completions("show", "--game", "salem", "마사") == [("plain", "마사 코레이")]
+    assert _completions("show", "--game", "salem", "MARTHA") == [("plain", "martha_corey"), ("plain", "Martha Corey")]
+    assert ("plain", "confession") in _completions("show", "--game", "salem", "conf")  # a step of the night
+    assert _completions("show", "--game", "werewolf", "배신") == [("plain", "배신자")]
+    # BotC by default: no Salem role; where nothing matches, the shell completes a file name
+    assert _completions("show", "마사") == [("file", "마사")]
+    # l10n diff looks names up in every rule set its --game takes (all by default)
+    assert ("plain", "마사 코레이") in _completions("l10n", "diff", "마사")
+    assert _completions("l10n", "diff", "--game", "mafia", "마피") == [("plain", "마피아")]
+    assert _completions("l10n", "diff", "--game", "botc", "마사") == [("file", "마사")]
+
+
+def test_zsh_completion_of_a_korean_prefix_is_the_korean_name():
+    env = {"_SCRIPTFORGE_COMPLETE": "zsh_complete", "COMP_WORDS": "scriptforge show --game mafia 의", "COMP_CWORD": "4"}
+    result = CliRunner().invoke(main, [], env=env, prog_name="scriptforge")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["plain", "의사", "_"]
+
+
 def test_schema_error_names_file_line_record_and_field(tmp_path):
     import shutil
 
