@@ -262,12 +262,12 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --game salem --lang ko
     """
     from scriptforge.games import rule_set
-    from scriptforge.text import reference
 
     if not rule_set(game).from_scripts:
         from scriptforge.text.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
+    from scriptforge.text import reference
 
     db = _db()
     rows = reference.list_rows(db, lang, team, edition)
@@ -295,12 +295,12 @@ def show(name, lang, game, fmt):
         scriptforge show 자백 --game salem
     """
     from scriptforge.games import rule_set
-    from scriptforge.text import reference
 
     if not rule_set(game).from_scripts:
         from scriptforge.text.games import show_output
 
-        return echo(show_output(game, name, reference.languages(lang), fmt))
+        return echo(show_output(game, name, lang, fmt))
+    from scriptforge.text import reference
 
     db = _db()
     ch = db.resolve(name)

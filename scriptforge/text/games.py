@@ -6,7 +6,7 @@ import json
 from scriptforge.describe import ability_conditions, role_conditions
 from scriptforge.errors import InputError
 from scriptforge.games import GameDatabase, Role, RoleTexts, Step, StepTexts, load_game
-from scriptforge.languages import translation_source
+from scriptforge.languages import shown, translation_source
 
 
 def list_rows(gdb: GameDatabase, lang: str) -> list[dict]:
@@ -98,10 +98,11 @@ def list_output(game: str, lang: str, fmt: str, *, team: str | None = None, edit
     return json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json" else list_text(gdb, rows, lang)
 
 
-def show_output(game: str, name: str, langs, fmt: str) -> str:
-    """What `scriptforge show NAME --game GAME` prints (text or JSON)."""
+def show_output(game: str, name: str, lang: str, fmt: str) -> str:
+    """What `scriptforge show NAME --game GAME --lang LANG` prints (text or JSON): `lang` one
+    language or two joined by `+`, each the game's own or the one it falls back to."""
     gdb = load_game(game)
-    langs = tuple(dict.fromkeys(gdb.text_language(code) for code in langs))
+    langs = tuple(dict.fromkeys(gdb.text_language(code) for code in shown(lang)))
     item = gdb.resolve(name)
     if fmt == "json":
         return json.dumps(item_record(gdb, item, langs), ensure_ascii=False, indent=2)
