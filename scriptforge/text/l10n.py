@@ -6,9 +6,6 @@ from scriptforge.l10n.diff import KINDS
 from scriptforge.l10n.units import SHARED_UI
 from scriptforge.languages import codes
 
-_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
-                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
-
 
 def status_text(table: dict) -> str:
     langs = [l for l in codes() if l in table]
@@ -59,6 +56,10 @@ def _diff_heading(game: str, character: str | None) -> str:
     if character:
         return f"== {game}.{character}"
     return f"== {game} ({'shared sheet words' if game == SHARED_UI else 'game texts'})"
+
+
+_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
+                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
 
 
 def against_text(rows: list[dict], path, lang: str) -> str:
