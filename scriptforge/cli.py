@@ -354,7 +354,7 @@ def db_check(fmt):
         scriptforge db check --format json
     """
     from scriptforge.database import check_database
-    from scriptforge.text.reference import check_summary
+    from scriptforge.text.reference import check_summary, check_text
 
     summary = check_summary(*check_database(_data_dir(), _packs()))
     if fmt == "json":
@@ -362,13 +362,7 @@ def db_check(fmt):
     else:
         for problem in summary["problems"]:
             echo(f"Error: {problem}", err=True)
-        if "characters" in summary:
-            teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
-            langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
-                              for l, n in summary["languages"].items())
-            echo(f"{summary['characters']} characters ({teams})")
-            echo(f"texts: {langs}; {summary['jinxes']} jinxes")
-        echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+        echo(check_text(summary))
     sys.exit(0 if summary["ok"] else 1)
 
 
@@ -1173,7 +1167,8 @@ def l10n_terms(folder, lang, fmt):
         scriptforge l10n terms --official ~/botc-translations --lang ko
     """
     from scriptforge.errors import InputError
-    from scriptforge.l10n.usage import official_texts, term_usage, usage_text
+    from scriptforge.l10n.usage import official_texts, term_usage
+    from scriptforge.text.l10n import usage_records, usage_text
     from scriptforge.userfiles import read_json
 
     game = folder / "game" / f"{lang}.json"
@@ -1183,9 +1178,7 @@ def l10n_terms(folder, lang, fmt):
                  if (folder / part / f"{lang}.json").is_file()]
     rows = term_usage(_db().glossary.get(lang, []), official_texts(read_json(game), interface))
     if fmt == "json":
-        _print_json([{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
-                      "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
-                      "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows])
+        _print_json(usage_records(rows))
     else:
         echo(usage_text(rows))
     sys.exit(1 if any(r.conflicts for r in rows) else 0)

@@ -1,9 +1,10 @@
-"""Text output of the translator tools, for people: `l10n status` and `l10n diff` (side by side,
-and against an official translation file)."""
+"""Text output of the translator tools, for people: `l10n status`, `l10n diff` (side by side,
+and against an official translation file) and `l10n terms` (and its JSON records)."""
 
 from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.l10n.diff import KINDS
 from scriptforge.l10n.units import SHARED_UI
+from scriptforge.l10n.usage import Usage
 from scriptforge.languages import codes
 
 
@@ -81,3 +82,29 @@ def against_text(rows: list[dict], path, lang: str) -> str:
     summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k].split(' (')[0]}" for k in KINDS if counts[k])
     lines.append(f"{len(rows)} difference(s): {summary}")
     return "\n".join(lines)
+
+
+def usage_records(rows: list[Usage]) -> list[dict]:
+    """`l10n terms --format json`: per glossary term, its official uses per spelling and kind, the
+    conflicts with the glossary and the typos to report upstream."""
+    return [{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
+             "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
+             "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows]
+
+
+def usage_text(rows: list[Usage]) -> str:
+    """`l10n terms`: each term's official uses, then its conflicts and typos, a line each."""
+    lines = []
+    for row in rows:
+        used = {s: c for s, c in row.counts.items() if c}
+        if not used and not row.conflicts:
+            continue
+        lines.append(f"{row.term}: " + "; ".join(f"{s} " + ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
+                                                 for s, c in used.items()))
+        for variant, kind, uses in row.conflicts:
+            lines.append(f"  conflict: the official {kind} texts use '{variant}' {uses} time(s), the glossary "
+                         f"calls it wrong there (add an exception to its wrong_in)")
+        for variant, kind, uses, places in row.typos:
+            lines.append(f"  typo to report upstream: '{variant}' in {', '.join(places)} (the official {kind} "
+                         f"texts otherwise write '{row.term}')")
+    return "\n".join(lines) or "no glossary term in these files"
