@@ -7,6 +7,9 @@ kinds of card or role, each role's team, kind, count and ability conditions such
 language, keyed by the same ids. ``data/games/<lang>/ui.yaml`` holds the words the sheets share.
 Every file is checked against its JSON Schema (``scriptforge/schemas/game*.schema.json``) on
 load, then the references between files are checked; a problem names the file and the line.
+A game loads as the character database does (`database.open_roots`, then the `load_cached`
+pickle cache) and looks its names up through the same `ids.NameIndex` (find, resolve, suggest,
+complete). What the commands print of a game is in `text/games.py`.
 
 A number a seed does not give is stored as ``null`` with a ``missing`` note, never invented:
 Salem's table of tryal cards by player count was an image the seed lost.
@@ -22,6 +25,7 @@ from scriptforge.errors import DataError, InputError, NotFoundError
 from scriptforge.languages import detect, fallback_chain, official, present
 from scriptforge.ids import NameIndex, name_key
 from scriptforge.paths import DATA_DIR
+
 
 @dataclass(frozen=True)
 class RuleSet:
