@@ -445,13 +445,13 @@ class _GameLoader(ProblemCollector):
     def _role_texts(self, rec: dict, roles_data: dict[str, dict]) -> dict[str, RoleTexts]:
         texts = {}
         for lang in self.languages:
-            path, t = self.dir / lang / "roles.yaml", roles_data[lang].get(rec["id"])
+            t = roles_data[lang].get(rec["id"])
             if t is None:
-                self._problem(path, f"record '{rec['id']}': no '{lang}' text for this role")
+                self._problem(self.dir / lang / "roles.yaml", f"record '{rec['id']}': no '{lang}' text for this role")
                 continue
             if "text" in rec.get("missing", ()) and "text" in t:
-                self._problem(path, f"record '{rec['id']}', field 'text': game.yaml says the source does not give it",
-                              [rec["id"], "text"])
+                self._problem(self.dir / lang / "roles.yaml", f"record '{rec['id']}', field 'text': game.yaml says "
+                              f"the source does not give it", [rec["id"], "text"])
             texts[lang] = RoleTexts(name=t["name"], aliases=tuple(t.get("aliases", ())), text=t.get("text"),
                                     notes=tuple(t.get("notes", ())))
         return texts
