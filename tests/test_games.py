@@ -193,6 +193,36 @@ def test_a_missing_translation_is_a_problem(tmp_path):
     assert any("'doctor': no 'en' text" in str(p) for p in problems)
 
 
+def test_every_broken_reference_between_a_games_files_is_named_with_its_file_and_line(tmp_path):
+    import shutil
+
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    root = tmp_path / "games" / "werewolf"
+
+    def edit(rel: str, old: str, new: str) -> None:
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    edit("game.yaml", "steps: [wolf, traitor, follower, guard, noble]}", "steps: [wolf, traitor, follower, seer, noble]}")
+    edit("game.yaml", "kind: job\n    team: wolf\n    abilities:\n      - {id: kill}", "kind: card\n    team: wolf\n"
+         "    abilities:\n      - {id: kill}")
+    edit("en/steps.yaml", "day_results:", "lunch:\n  name: Lunch\n  text: Everyone eats.\nday_results:")
+    edit("ko/game.yaml", "  ratman: 쥐인간 팀(제3세력)\n", "  ratman: 쥐인간 팀(제3세력)\n  ghosts: 유령\n")
+    _, problems = check_game("werewolf", tmp_path / "games")
+    said = [str(p) for p in problems]
+    expected = [
+        (r"werewolf/game\.yaml:12: record 'wolf', field 'roles\.kind': unknown kind 'card'"),
+        (r"werewolf/en/steps\.yaml:2: record 'lunch': no sequence uses this step"),
+        (r"werewolf/game\.yaml:\d+: record 'first_night', field 'steps': 'seer' cannot act before night 2"),
+        (r"werewolf/ko/game\.yaml:\d+: field 'teams': 'ghosts' is not in game\.yaml"),
+    ]
+    for pattern in expected:
+        assert any(re.search(pattern, line) for line in said), (pattern, said)
+    assert len(said) == len(expected), said
+
+
 # -- CLI ---------------------------------------------------------------------------------------
 
 
