@@ -344,19 +344,31 @@ def db():
 
 
 @db.command("check")
+@game_option
 @format_option
 @_fail_cleanly
-def db_check(fmt):
+def db_check(game, fmt):
     """Validate every data file; print counts per team and language; exit 1 on any problem.
+
+    With --game, the files of that game (data/games/GAME and the games' shared words) instead.
 
     \b
     Example:
         scriptforge db check --format json
+        scriptforge db check --game salem
     """
-    from scriptforge.database import check_database
-    from scriptforge.text.reference import check_summary, check_text
+    from scriptforge.games import rule_set
 
-    summary = check_summary(*check_database(_data_dir(), _packs()))
+    if rule_set(game).from_scripts:
+        from scriptforge.database import check_database
+        from scriptforge.text.reference import check_summary, check_text
+
+        summary = check_summary(*check_database(_data_dir(), _packs()))
+    else:
+        from scriptforge.games import check_game
+        from scriptforge.text.games import check_summary, check_text
+
+        summary = check_summary(*check_game(game))
     if fmt == "json":
         _print_json(summary)
     else:

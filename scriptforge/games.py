@@ -338,7 +338,8 @@ def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
     as a DataError."""
     root = _game_root(game, data_dir)
     open_roots([root])
-    return load_cached(f"game-{game}", Path(__file__), [root], GameDatabase, lambda: check_game(game, data_dir))
+    return load_cached(f"game-{game}", Path(__file__), [root], GameDatabase, lambda: check_game(game, data_dir),
+                       f"; run 'scriptforge db check --game {game}'")
 
 
 def check_game(game: str, data_dir: Path | None = None) -> tuple[GameDatabase | None, list[DataError]]:

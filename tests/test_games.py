@@ -262,6 +262,27 @@ def test_cli_user_mistakes_are_one_line():
     assert _invoke("list", "--game", "chess").exit_code == 2
 
 
+def test_db_check_of_a_game_lists_every_problem_and_list_points_to_it(tmp_path):
+    import shutil
+
+    assert _invoke("db", "check", "--game", "salem").output == "salem: 28 roles and cards, 28 steps; texts: en 56, ko 56\nok\n"
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    path = tmp_path / "games" / "mafia" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("kind: job, team: citizens}", "kind: job, team: crowd}").replace("kind: job", "kind: card", 1),
+                    encoding="utf-8")
+    runner, env = CliRunner(), {"SCRIPTFORGE_DATA": str(tmp_path)}
+    result = runner.invoke(main, ["db", "check", "--game", "mafia"], env=env)
+    assert result.exit_code == 1
+    assert re.search(r"^Error: .*mafia/game\.yaml:\d+: record 'mafia', field 'roles\.kind': unknown kind 'card'$",
+                     result.stderr, re.M)
+    assert result.stderr.count("unknown team 'crowd'") == 3 and result.stdout.endswith("4 problem(s)\n")
+    record = json.loads(runner.invoke(main, ["db", "check", "--game", "mafia", "--format", "json"], env=env).stdout)
+    assert not record["ok"] and [f["code"] for f in record["findings"]] == ["data-reference"] * 4
+    result = runner.invoke(main, ["list", "--game", "mafia"], env=env)
+    assert result.exit_code == 1 and "(and 3 more problems; run 'scriptforge db check --game mafia')" in result.output
+
+
 def _pdf_text(path: Path) -> str:
     return re.sub(r"\s+", "", "".join(page.extract_text() for page in PdfReader(io.BytesIO(path.read_bytes())).pages))
 

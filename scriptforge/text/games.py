@@ -1,10 +1,11 @@
-"""What `list --game` and `show --game` print for the other games (Salem 1692, Werewolf, Mafia):
-the records of `--format json` and the text for people."""
+"""What `list --game`, `show --game` and `db check --game` print for the other games (Salem 1692,
+Werewolf, Mafia): the records of `--format json` and the text for people."""
 
 import json
 
 from scriptforge.describe import ability_conditions, role_conditions
-from scriptforge.errors import InputError
+from scriptforge.errors import DataError, InputError
+from scriptforge.findings import finding
 from scriptforge.games import GameDatabase, Role, RoleTexts, Step, StepTexts, load_game
 from scriptforge.languages import shown, translation_source
 
@@ -107,3 +108,26 @@ def show_output(game: str, name: str, lang: str, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(item_record(gdb, item, langs), ensure_ascii=False, indent=2)
     return item_text(gdb, item, langs)
+
+
+def check_summary(gdb: GameDatabase | None, problems: list[DataError]) -> dict:
+    """Every problem of a game's files, and what loaded (roles, steps, texts per language), for
+    `db check --game`."""
+    summary: dict = {"ok": not problems, "problems": [str(p) for p in problems],
+                     "findings": [finding(p.code, str(p)).as_dict() for p in problems]}
+    if gdb is not None:
+        summary.update(game=gdb.id, roles=len(gdb.roles), steps=len(gdb.steps),
+                       languages={lang: sum(lang in item.texts for item in (*gdb.roles.values(), *gdb.steps.values()))
+                                  for lang in gdb.languages})
+    return summary
+
+
+def check_text(summary: dict) -> str:
+    """`db check --game` for people (its problems go to stderr, one line each): the counts, then
+    the verdict."""
+    lines = []
+    if "game" in summary:
+        langs = ", ".join(f"{lang} {n}" for lang, n in summary["languages"].items())
+        lines.append(f"{summary['game']}: {summary['roles']} roles and cards, {summary['steps']} steps; texts: {langs}")
+    lines.append("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+    return "\n".join(lines)
