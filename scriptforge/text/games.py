@@ -116,9 +116,9 @@ def check_summary(gdb: GameDatabase | None, problems: list[DataError]) -> dict:
     summary: dict = {"ok": not problems, "problems": [str(p) for p in problems],
                      "findings": [finding(p.code, str(p)).as_dict() for p in problems]}
     if gdb is not None:
+        items: list[Role | Step] = [*gdb.roles.values(), *gdb.steps.values()]
         summary.update(game=gdb.id, roles=len(gdb.roles), steps=len(gdb.steps),
-                       languages={lang: sum(lang in item.texts for item in (*gdb.roles.values(), *gdb.steps.values()))
-                                  for lang in gdb.languages})
+                       languages={lang: sum(lang in item.texts for item in items) for lang in gdb.languages})
     return summary
 
 
