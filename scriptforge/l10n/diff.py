@@ -7,8 +7,8 @@ from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
-from scriptforge.l10n.provenance import state
-from scriptforge.l10n.units import character_units, game_units, selected_units
+from scriptforge.l10n.provenance import previous_source, state
+from scriptforge.l10n.units import character_units, game_units, layer_of, selected_units
 from scriptforge.ids import normalize_id, token_id
 from scriptforge.model import NIGHT_TABLE
 
@@ -31,16 +31,16 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
         units = selected_units(db, games)
     rows = []
     for unit in units:
-        rows.append({"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
-                     source: unit.text(source), target: unit.text(target),
-                     "state": state(db, unit, target)})
-    for row in rows:
-        for lang in (source, target):
-            if isinstance(row[lang], tuple):
-                row[lang] = list(row[lang])
-        was = db.official_sources.get(target, {}).get(row["key"]) if db is not None else None
-        if row["state"] == "stale" and was is not None and was != row[source]:
-            row["translated_from"] = was  # the English this official translation was made from
+        row = {"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
+               source: unit.text(source), target: unit.text(target), "state": state(db, unit, target),
+               "layers": {lang: layer_of(db, unit, lang) for lang in (source, target)}}
+        was = previous_source(db, unit, target) if row["state"] == "stale" else None
+        if was is not None and was != row[source]:
+            row["translated_from"] = was  # the source text this translation was made from
+        for key in (source, target, "translated_from"):
+            if isinstance(row.get(key), tuple):
+                row[key] = list(row[key])
+        rows.append(row)
     return rows
 
 
