@@ -172,7 +172,7 @@ def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tm
     french = tmp_path / "fr.pdf"
     _no_traceback(["build", str(script), "--lang", "fr", "-o", str(french)])
     assert "Horlogère" in _pdf_text(french) and "cœur" in _pdf_text(french)  # œ is in the bundled fonts
-    from scriptforge.render.pdf import system_fonts_cover
+    from scriptforge.render.typefaces import system_fonts_cover
 
     if not system_fonts_cover("钟表匠"):
         pytest.skip("no system font sets Chinese here (Debian: apt-get install fonts-noto-cjk)")
@@ -182,7 +182,7 @@ def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tm
 
 
 def test_the_bundled_fonts_set_every_latin_greek_and_cyrillic_language():
-    from scriptforge.render.pdf import font_coverage
+    from scriptforge.render.typefaces import font_coverage
 
     for lang in languages.registry().languages.values():
         if set(lang.writing_systems) <= {"Latn", "Grek", "Cyrl"}:
