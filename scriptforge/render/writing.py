@@ -1,7 +1,10 @@
 """Laid-out documents → the bytes of an output: one PDF, or one PNG per page.
 
-- Same input, same bytes: no dates in the PDF metadata, a fixed identifier; the subset fonts
-  stamped with a fixed date (``SOURCE_DATE_EPOCH``, which fontTools reads).
+- Same input, same bytes: no dates in the PDF metadata; the subset fonts stamped with a fixed
+  date (``SOURCE_DATE_EPOCH``, which fontTools reads); no ``/ID`` (WeasyPrint writes none unless
+  asked, as stock WeasyPrint's PDFs).
+- The PDF is WeasyPrint's own, deflated as stock WeasyPrint deflates it (pydyf, zlib level 9),
+  so it is no larger than stock WeasyPrint's of the same HTML (``benchmarks/pdf_size.py``).
 - The word joiners that keep Korean words whole are layout, not text: they are left out of the
   title and bookmarks a PDF viewer shows; the measuring anchors (``pages.FIT_ANCHOR``) are left
   out of the named destinations.
@@ -47,7 +50,7 @@ def pdf_bytes(docs: list) -> bytes:
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = saved or FIXED_EPOCH
     try:
-        return document.write_pdf(pdf_identifier=b"scriptforge", uncompressed_pdf=False)
+        return document.write_pdf(uncompressed_pdf=False)
     finally:
         if saved is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
