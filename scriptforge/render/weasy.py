@@ -179,7 +179,7 @@ def html_document(html: str, base_url: str, url_fetcher: Any) -> Any:
 
 
 @functools.cache
-def sheet_html_class() -> type:
+def sheet_html_class() -> Any:
     """`SheetHTML`: ``weasyprint.HTML`` whose user-agent stylesheet is ``templates/ua.css``
     (parsed once, with its own counter styles), through the methods WeasyPrint's style
     computation asks a document for its user-agent stylesheets (``_ua_stylesheets``,
@@ -190,7 +190,9 @@ def sheet_html_class() -> type:
     counters = CounterStyle()
     stylesheet = weasyprint.CSS(string=UA_STYLESHEET.read_text(encoding="utf-8"), counter_style=counters)
 
-    class SheetHTML(weasyprint.HTML):
+    base: Any = weasyprint.HTML
+
+    class SheetHTML(base):
         def _ua_stylesheets(self, forms=False):
             if forms:  # no template has a form: WeasyPrint's form stylesheet if one ever does
                 return [stylesheet, *super()._ua_stylesheets(forms)[1:]]
@@ -498,7 +500,11 @@ def _sheet_html_gives_our_stylesheet() -> bool:
     asked = set()
     for name in ("_ua_stylesheets", "_ua_counter_style"):
         method = getattr(ours, name)
-        setattr(ours, name, lambda *args, _method=method, _name=name: asked.add(_name) or _method(*args))
+        def asking(*args, _method=method, _name=name):
+            asked.add(_name)
+            return _method(*args)
+
+        setattr(ours, name, asking)
     ours.render()
     return asked == {"_ua_stylesheets", "_ua_counter_style"} and isinstance(ours, import_weasyprint().HTML)
 
