@@ -11,7 +11,8 @@ the templates set. These anchors are layout only: `without_fit_anchors` keeps th
 the PDF (no named destinations).
 """
 
-#: Each paper: its CSS page size and margins (top right bottom left), set by every template.
+#: Each paper: its CSS page size and margins (top right bottom left), which _base.html.j2 sets
+#: (the almanac sets its own margins; page_used is not asked about its pages).
 PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
 FIT_ANCHOR = "fit-"
 CSS_PX_PER_MM = 96 / 25.4  # what WeasyPrint counts a millimetre as
