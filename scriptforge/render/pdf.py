@@ -33,6 +33,7 @@ from typing import Any, Sequence
 from scriptforge.render.fit import SHRINK_STEPS, Fitted, fit_part, save_last_page
 from scriptforge.render.pages import split_parts
 from scriptforge.render.pictures import Pictures
+from scriptforge.render.system_fonts import Choice, use_system_fonts
 from scriptforge.render.templating import Templates, base_url
 from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missing_glyph_warning, missing_glyphs
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
@@ -54,7 +55,8 @@ class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
     def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI,
-                 fetch_seconds: float = FETCH_SECONDS, packs: Sequence[Path] = ()):
+                 fetch_seconds: float = FETCH_SECONDS, packs: Sequence[Path] = (), system_fonts: Choice = None):
+        self.system_fonts = system_fonts  # None: where the bundled fonts lack letters (render.system_fonts)
         self.urls = UrlPolicy(allow_network=allow_network, icons_dir=icons_dir, fetch_seconds=fetch_seconds)
         self.pictures = Pictures(self.urls, packs)
         self.fonts = Fonts()
@@ -145,7 +147,7 @@ class Renderer:
         """A sheet view's output: the HTML, or its parts laid out (`documents`) as PDF or PNG pages."""
         warnings: list[str] = []
         with captured_weasyprint_warnings(warnings):
-            view, missing = self._prepare(view, base_dir, warnings)
+            view, missing = self._prepare(view, base_dir, warnings, fmt)
             if fmt == "html":
                 return self._html_output(view, "sheet.html.j2", warnings)
             parts = self.documents(view, base_dir, warnings, system_fonts=missing)
@@ -158,7 +160,7 @@ class Renderer:
         `balance`, a last page under a quarter used is saved by smaller text where it can be."""
         warnings: list[str] = []
         with captured_weasyprint_warnings(warnings):
-            view, missing = self._prepare(view, base_dir, warnings)
+            view, missing = self._prepare(view, base_dir, warnings, fmt)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             document = self._laid_out(view, template, base_dir, warnings, missing)
@@ -175,10 +177,12 @@ class Renderer:
             view, missing = self._prepare(view, base_dir, warnings)
             return len(self._laid_out(view, template, base_dir, warnings, missing).pages)
 
-    def _prepare(self, view, base_dir, warnings: list[str]):
+    def _prepare(self, view, base_dir, warnings: list[str], fmt: str = "pdf"):
         """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
-        whether it has text the bundled fonts lack: the system fonts then draw it)."""
+        whether the system's fonts are used beside the bundled ones: by default where it has text
+        the bundled fonts lack; see render.system_fonts)."""
         missing = missing_glyphs(view.all_text())
+        system_fonts = use_system_fonts(self.system_fonts if fmt != "html" else None, missing)  # HTML: the browser's fonts
         warning = missing_glyph_warning(missing)
         if warning:
             warnings.append(warning)
@@ -187,7 +191,7 @@ class Renderer:
         self.pictures.resolve(icons, base_dir, warnings)
         if any(icon.official for icon in icons):  # official art on the pages: the community-content notice
             laid_out.art_notice = keep_words(laid_out.labels.get("art_notice") or "") or None
-        return laid_out, bool(missing)
+        return laid_out, system_fonts
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
         html = self.html(view, template, embed_fonts=True)

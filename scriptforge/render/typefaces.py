@@ -20,6 +20,7 @@ import unicodedata
 from typing import Any
 
 from scriptforge.errors import InputError
+from scriptforge.render.system_fonts import Choice, bundled_only_refusal
 from scriptforge.render.weasy import FONTS_DIR, import_weasyprint, only_bundled_fonts
 
 FONT_FAMILY = "Scriptforge Sans"
@@ -54,9 +55,10 @@ def font_coverage() -> frozenset[int]:
         font.close()
 
 
-def require_printable(sheet_lang: str, fmt: str = "pdf") -> None:
+def require_printable(sheet_lang: str, fmt: str = "pdf", system_fonts: Choice = None) -> None:
     """Refuse (InputError, one line) a sheet language whose letters neither the bundled fonts nor
-    a system font can set, naming the package to install. Where only system fonts have them, the
+    a system font can set, naming the package to install (with `system_fonts` False: that the
+    bundled fonts cannot set; see render.system_fonts). Where only system fonts have them, the
     render takes them (the glyph check of each render sees the letters the bundled fonts lack). HTML
     is never refused: the browser sets it with its own fonts."""
     from scriptforge.languages import font_packages, get, shown, unprintable_letters
@@ -65,6 +67,8 @@ def require_printable(sheet_lang: str, fmt: str = "pdf") -> None:
         return
     for code in shown(sheet_lang):
         missing = unprintable_letters(code, font_coverage())
+        if missing and system_fonts is False:
+            raise InputError(bundled_only_refusal(f"--lang {code}: ", missing, font_packages(code)))
         if missing and not system_fonts_cover(missing):
             language = get(code)
             install = " or ".join(font_packages(code)) or "a font for it"
