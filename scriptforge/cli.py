@@ -737,7 +737,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     from scriptforge.batch import can_fork
     from scriptforge.pipeline import build_all, script_files
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import FORMATS
+    from scriptforge.render.writing import FORMATS
 
     fmt = output_format(out, fmt, FORMATS)
     files = script_files(scripts)
@@ -771,7 +771,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
     from scriptforge.pipeline import build_game
     from scriptforge.render.outputs import output_format
-    from scriptforge.render.pdf import FORMATS
+    from scriptforge.render.writing import FORMATS
 
     result = build_game(game, _renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
                         sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir,
@@ -918,7 +918,7 @@ def watch(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_netw
         scriptforge watch my-script.json -o my-script.pdf --lang ko --night
     """
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import FORMATS
+    from scriptforge.render.writing import FORMATS
     from scriptforge.watch import Watch
 
     fmt = output_format(out, fmt, FORMATS)

@@ -17,7 +17,8 @@ from scriptforge.batch import Failure, attempt, can_fork
 from scriptforge.errors import InputError
 from scriptforge.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
-from scriptforge.render.pdf import Renderer, require_printable
+from scriptforge.render.pdf import Renderer
+from scriptforge.render.typefaces import require_printable
 from scriptforge.render.views import PrintOptions, make_view
 from scriptforge.script_schema import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
@@ -203,10 +204,10 @@ def _start_worker() -> None:
 
     assert _forked_batch is not None
     renderer = _forked_batch[1]
-    inherited = renderer.temporary_font_folders()
+    inherited = renderer.fonts.temporary_folders()
 
     def delete_own_font_folders():
-        for folder in renderer.temporary_font_folders() - inherited:
+        for folder in renderer.fonts.temporary_folders() - inherited:
             shutil.rmtree(folder, ignore_errors=True)
 
     multiprocessing.util.Finalize(None, delete_own_font_folders, exitpriority=0)

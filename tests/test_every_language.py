@@ -162,7 +162,7 @@ def test_every_command_in_every_registry_language(with_pack, multi_home, tmp_pat
             _no_traceback(args)
     if not with_pack:
         return
-    from scriptforge.render.pdf import font_coverage
+    from scriptforge.render.typefaces import font_coverage
 
     for code in languages.codes():  # a PDF with the bundled fonts only: printed, or refused in one line
         result = CliRunner().invoke(main, ["tokens", str(EXAMPLE), "--only", "clockmaker", "--lang", code,
@@ -189,7 +189,7 @@ def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tm
     french = tmp_path / "fr.pdf"
     _no_traceback(["build", str(script), "--lang", "fr", "-o", str(french)])
     assert "Horlogère" in _pdf_text(french) and "cœur" in _pdf_text(french)  # œ is in the bundled fonts
-    from scriptforge.render.pdf import system_fonts_cover
+    from scriptforge.render.typefaces import system_fonts_cover
 
     if not system_fonts_cover("钟表匠"):
         pytest.skip("no system font sets Chinese here (Debian: apt-get install fonts-noto-cjk)")
@@ -199,7 +199,7 @@ def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tm
 
 
 def test_the_bundled_fonts_set_every_latin_greek_and_cyrillic_language():
-    from scriptforge.render.pdf import font_coverage
+    from scriptforge.render.typefaces import font_coverage
 
     for lang in languages.registry().languages.values():
         if set(lang.writing_systems) <= {"Latn", "Grek", "Cyrl"}:

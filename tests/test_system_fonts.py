@@ -11,7 +11,7 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.errors import InputError
-from scriptforge.render.pdf import system_fonts_cover
+from scriptforge.render.typefaces import system_fonts_cover
 from scriptforge.render.system_fonts import font_packages_for, use_system_fonts
 from tests.conftest import EXAMPLES
 
