@@ -25,11 +25,12 @@ def warm(lang: str) -> dict[str, float]:
     from scriptforge.analysis import analyse
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.pdf import Renderer
+    from scriptforge.render.writing import pdf_bytes
     from scriptforge.script import read_script
 
     db = load_database()
     renderer = Renderer()
-    renderer.font_config  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
+    renderer.fonts.bundled  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
     times = {}
     start = time.perf_counter()
     view = almanac_view(analyse(read_script(SCRIPT, db), db), lang)
@@ -41,7 +42,7 @@ def warm(lang: str) -> dict[str, float]:
     document = renderer.layout(html, SCRIPT.parent, [])
     times["layout"] = time.perf_counter() - start
     start = time.perf_counter()
-    renderer.pdf_bytes([document])
+    pdf_bytes([document])
     times["PDF writing"] = time.perf_counter() - start
     return times
 

@@ -27,7 +27,8 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 def layout_floor(runs: int) -> tuple[float, float]:
     """(best wall s, best CPU s) of WeasyPrint alone laying out the `build --night` HTML."""
     from scriptforge.database import load_database
-    from scriptforge.render.pdf import Renderer, import_weasyprint
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.weasy import import_weasyprint
     from scriptforge.analysis import analyse
     from scriptforge.render.views import keep_korean_words, make_view
     from scriptforge.script import read_script
@@ -37,13 +38,13 @@ def layout_floor(runs: int) -> tuple[float, float]:
     renderer = Renderer()
     view = keep_korean_words(make_view(analyse(read_script(SCRIPT, db), db), "ko", "a4", night=True))
     html = renderer.html(view)
-    css = [renderer.stylesheet]
-    weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config,
+    css = [renderer.templates.stylesheet]
+    weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.fonts.bundled,
                                                                              stylesheets=css)
     wall, cpu = float("inf"), float("inf")
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
-        weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.font_config,
+        weasyprint.HTML(string=html, base_url=SCRIPT.parent.as_uri() + "/").render(font_config=renderer.fonts.bundled,
                                                                                  stylesheets=css)
         wall = min(wall, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - start_cpu)

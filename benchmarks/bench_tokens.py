@@ -23,8 +23,9 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 def warm(script: Path, lang: str) -> dict[str, float]:
     from scriptforge.analysis import analyse
     from scriptforge.database import load_database
-    from scriptforge.packs import active_packs
+    from scriptforge.packs.store import active_packs
     from scriptforge.render.pdf import Renderer
+    from scriptforge.render.writing import pdf_bytes
     from scriptforge.render.tokens import tokens_view
     from scriptforge.render.views import keep_korean_words
     from scriptforge.script import read_script
@@ -32,7 +33,7 @@ def warm(script: Path, lang: str) -> dict[str, float]:
 
     db = load_database(None, active_packs([]))
     renderer = Renderer()
-    renderer.font_config  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
+    renderer.fonts.bundled  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
     times = {}
     start = time.perf_counter()
     analysis = analyse(read_script(script, db), db)
@@ -45,7 +46,7 @@ def warm(script: Path, lang: str) -> dict[str, float]:
     document = renderer.layout(html, script.parent, [])
     times["layout"] = time.perf_counter() - start
     start = time.perf_counter()
-    renderer.pdf_bytes([document])
+    pdf_bytes([document])
     times["PDF writing"] = time.perf_counter() - start
     return times
 

@@ -100,7 +100,7 @@ def layouts_per_part(python: str, env: dict) -> str:
 import sys, tempfile
 from pathlib import Path
 from scriptforge.database import load_database
-from scriptforge.packs import active_packs
+from scriptforge.packs.store import active_packs
 from scriptforge.pipeline import build
 from scriptforge.render.pdf import Renderer
 layouts = []
@@ -109,10 +109,16 @@ def counted(self, *args, **kwargs):
     layouts.append(1)
     return lay(self, *args, **kwargs)
 Renderer.layout = counted
-r = Renderer()
+rendered = []
+render = Renderer.render
+def kept(self, *args, **kwargs):
+    rendered.append(render(self, *args, **kwargs))
+    return rendered[-1]
+Renderer.render = kept
 out = Path(tempfile.mkdtemp()) / "w.pdf"
-result = build(Path({str(WHALE)!r}), load_database(None, active_packs([])), r, target=out, lang="en", night=True)
-parts = "; ".join(f"{{w}}: {{n}} layouts, {{round(s * 100)}}%, {{p}} pages" for w, n, s, p in getattr(r, "fitted", []))
+result = build(Path({str(WHALE)!r}), load_database(None, active_packs([])), Renderer(), target=out, lang="en", night=True)
+fitted = getattr(rendered[-1], "fitted", None) if rendered else None
+parts = "; ".join(f"{{f.part}}: {{f.layouts}} layouts, {{round(f.scale * 100)}}%, {{f.pages}} pages" for f in fitted or [])
 print(f"{{result.pages}} pages, {{len(layouts)}} layouts in all" + (f" ({{parts}})" if parts else ""))
 """
     done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, cwd=WHALE.parent)

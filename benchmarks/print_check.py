@@ -100,7 +100,7 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     its character sheet, and how many characters the reader left out)."""
     from scriptforge.analysis import analyse
     from scriptforge.render.completeness import sheet_items
-    from scriptforge.render.pdf import missing_glyphs
+    from scriptforge.render.typefaces import missing_glyphs
     from scriptforge.render.views import make_view
     from scriptforge.script import LEFT_OUT, read_script
 

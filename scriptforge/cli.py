@@ -9,7 +9,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
-from scriptforge.games import GAMES, SCRIPTED_GAME
+from scriptforge.games import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME
 from scriptforge.model import TEAMS
 
 class LanguageChoice(click.ParamType):
@@ -138,17 +138,34 @@ def _homebrew_dir():
     return click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
 
 
-def _complete_character(ctx, param, incomplete):
-    """Shell completion of a character argument: ids and names in every language (the cached
-    database, so it is quick); where none matches, the shell completes a file name instead."""
+def _rule_sets(choice: str):
+    """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
+    every one (l10n's "all")."""
+    from scriptforge.games import load_games, selection
+
+    with_scripts, others = selection(choice)
+    return (_db() if with_scripts else None), load_games(others)
+
+
+def _complete_name(ctx, param, incomplete):
+    """Shell completion of a character, role or step argument: ids and names in every language of
+    the rule sets the command's --game chose (BotC's database by default; the cached databases, so
+    it is quick); where none matches, the shell completes a file name instead (a homebrew YAML file)."""
     from click.shell_completion import CompletionItem
 
     try:
         with ctx:
-            names = _db().completions(incomplete)
+            names = [name for where in _name_sources(ctx.params.get("game") or SCRIPTED_GAME)
+                     for name in where.complete(incomplete)]
     except ScriptforgeError:  # a broken data folder: no suggestions rather than an error mid-line
         names = []
-    return [CompletionItem(name) for name in names] or [CompletionItem(incomplete, type="file")]
+    return [CompletionItem(name) for name in dict.fromkeys(names)] or [CompletionItem(incomplete, type="file")]
+
+
+def _name_sources(choice: str) -> list:
+    """The databases whose names a --game choice takes: BotC's, then the other games chosen."""
+    db, games = _rule_sets(choice)
+    return [*([db] if db is not None else []), *games.values()]
 
 
 def _data_dir():
@@ -162,7 +179,7 @@ def _packs():
     """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
     --no-packs), then those chosen with `--pack` (see pack_option)."""
     meta = click.get_current_context().meta
-    from scriptforge.packs import active_packs
+    from scriptforge.packs.store import active_packs
 
     return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
 
@@ -216,7 +233,7 @@ def homebrew_option(command):
 def game_option(command):
     """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
     return click.option("--game", type=click.Choice(list(GAMES)), default=SCRIPTED_GAME,
-                        show_default=True, help="Rule set: botc, or salem, werewolf, mafia.")(command)
+                        show_default=True, help=f"Rule set: {SCRIPTED_GAME}, or {', '.join(OTHER_GAMES)}.")(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -244,14 +261,13 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --team demon --lang ko
         scriptforge list --game salem --lang ko
     """
-    from scriptforge.text import reference
-
     from scriptforge.games import rule_set
 
     if not rule_set(game).from_scripts:
-        from scriptforge.games import list_output
+        from scriptforge.text.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
+    from scriptforge.text import reference
 
     db = _db()
     rows = reference.list_rows(db, lang, team, edition)
@@ -262,7 +278,7 @@ def list_command(team, edition, lang, game, fmt):
 
 
 @main.command()
-@click.argument("name", shell_complete=_complete_character)
+@click.argument("name", shell_complete=_complete_name)
 @click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
               help="One language, or two joined by '+' (ko+en) to show both.")
 @game_option
@@ -278,14 +294,13 @@ def show(name, lang, game, fmt):
         scriptforge show "릴 몬스타" --lang ko --format json
         scriptforge show 자백 --game salem
     """
-    from scriptforge.text import reference
-
     from scriptforge.games import rule_set
 
     if not rule_set(game).from_scripts:
-        from scriptforge.games import show_output
+        from scriptforge.text.games import show_output
 
-        return echo(show_output(game, name, reference.languages(lang), fmt))
+        return echo(show_output(game, name, lang, fmt))
+    from scriptforge.text import reference
 
     db = _db()
     ch = db.resolve(name)
@@ -329,31 +344,37 @@ def db():
 
 
 @db.command("check")
+@game_option
 @format_option
 @_fail_cleanly
-def db_check(fmt):
+def db_check(game, fmt):
     """Validate every data file; print counts per team and language; exit 1 on any problem.
+
+    With --game, the files of that game (data/games/GAME and the games' shared words) instead.
 
     \b
     Example:
         scriptforge db check --format json
+        scriptforge db check --game salem
     """
-    from scriptforge.database import check_database
-    from scriptforge.text.reference import check_summary
+    from scriptforge.games import rule_set
 
-    summary = check_summary(*check_database(_data_dir(), _packs()))
+    if rule_set(game).from_scripts:
+        from scriptforge.database import check_database
+        from scriptforge.text.reference import check_summary, check_text
+
+        summary = check_summary(*check_database(_data_dir(), _packs()))
+    else:
+        from scriptforge.games import check_game
+        from scriptforge.text.games import check_summary, check_text
+
+        summary = check_summary(*check_game(game))
     if fmt == "json":
         _print_json(summary)
     else:
         for problem in summary["problems"]:
             echo(f"Error: {problem}", err=True)
-        if "characters" in summary:
-            teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
-            langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
-                              for l, n in summary["languages"].items())
-            echo(f"{summary['characters']} characters ({teams})")
-            echo(f"texts: {langs}; {summary['jinxes']} jinxes")
-        echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+        echo(check_text(summary))
     sys.exit(0 if summary["ok"] else 1)
 
 
@@ -441,7 +462,7 @@ def validate(scripts, fmt, jobs):
         scriptforge validate examples/fang-gu-zealot.json --format json
         scriptforge validate scripts/ --format jsonl --jobs 2
     """
-    from scriptforge.findings import findings_text
+    from scriptforge.text.findings import findings_text
     from scriptforge.text.scripts import Tally, findings_document, report_line
     from scriptforge.analysis import validate_files
 
@@ -588,7 +609,7 @@ def explain(code, list_all):
         scriptforge explain jinx-without-djinn
         scriptforge explain --list
     """
-    from scriptforge.findings import codes_text, explanation
+    from scriptforge.text.findings import codes_text, explanation
 
     if list_all or not code:
         return echo(codes_text())
@@ -605,11 +626,20 @@ fetch_timeout_option = click.option(
          "together get four times that.")
 
 
+system_fonts_option = click.option(
+    "--system-fonts/--no-system-fonts", default=None, expose_value=False,
+    callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.system_fonts": value}),
+    help="Also use the system's fonts (fontconfig) on every page, or never (a page the bundled fonts "
+         "cannot set is then refused, naming the font package). Default: only where the bundled fonts "
+         "lack letters of the page (Japanese, Chinese, Thai …).")
+
+
 def _renderer(**options):
     from scriptforge.render.pdf import Renderer
 
-    seconds = click.get_current_context().meta.get("scriptforge.fetch_seconds", 5.0)
-    return Renderer(fetch_seconds=seconds, **options)
+    meta = click.get_current_context().meta
+    return Renderer(fetch_seconds=meta.get("scriptforge.fetch_seconds", 5.0),
+                    system_fonts=meta.get("scriptforge.system_fonts"), **options)
 
 
 def render_options(command, jobs=True):
@@ -633,6 +663,7 @@ def render_options(command, jobs=True):
                      help="Fetch remote images (homebrew `image` URLs) and keep them in the user cache, "
                           "which later builds use without the network. Off by default."),
         fetch_timeout_option,
+        system_fonts_option,
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
@@ -706,7 +737,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
     from scriptforge.batch import can_fork
     from scriptforge.pipeline import build_all, script_files
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import FORMATS
+    from scriptforge.render.writing import FORMATS
 
     fmt = output_format(out, fmt, FORMATS)
     files = script_files(scripts)
@@ -740,9 +771,9 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
     from scriptforge.pipeline import build_game
     from scriptforge.render.outputs import output_format
-    from scriptforge.render.pdf import FORMATS, Renderer
+    from scriptforge.render.writing import FORMATS
 
-    result = build_game(game, Renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
+    result = build_game(game, _renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
                         sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir,
                         options=_print_options())
     for warning in result.warnings:
@@ -783,7 +814,7 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
     if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
-        raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
+        raise click.UsageError(f"Missing argument 'SCRIPTS...' (or give --game {'|'.join(OTHER_GAMES)}).")
     _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs)
 
 
@@ -813,7 +844,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
     if not rule_set(game).from_scripts:
         return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
-        raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
+        raise click.UsageError(f"Missing argument 'SCRIPT...' (or give --game {'|'.join(OTHER_GAMES)}).")
     _render_scripts(script, out, lang, paper, fmt, dpi, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
 
@@ -842,6 +873,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Scripts rendered at a time (worker processes forked after the first script).")
+@system_fonts_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -886,7 +918,7 @@ def watch(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_netw
         scriptforge watch my-script.json -o my-script.pdf --lang ko --night
     """
     from scriptforge.render.outputs import output_format, output_target
-    from scriptforge.render.pdf import FORMATS
+    from scriptforge.render.writing import FORMATS
     from scriptforge.watch import Watch
 
     fmt = output_format(out, fmt, FORMATS)
@@ -906,7 +938,7 @@ def _print_change(change) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1)
+@click.argument("characters", nargs=-1, shell_complete=_complete_name)
 @click.option("--name", required=True, help="The script's name (_meta.name).")
 @click.option("--author", help="The script's author (_meta.author).")
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
@@ -930,7 +962,7 @@ def new(out, characters, name, author, lang, force):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_character)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_name)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
 @findings_options
 @_fail_cleanly
@@ -952,7 +984,7 @@ def add(script, characters, lang):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_name)
 @findings_options
 @_fail_cleanly
 def remove(script, characters):
@@ -1034,19 +1066,9 @@ def l10n():
 
 
 def l10n_game_option(command):
-    return click.option("--game", "game", type=click.Choice([*GAMES, "all"]),
-                        default="all", show_default=True,
+    return click.option("--game", "game", type=click.Choice([*GAMES, ALL]),
+                        default=ALL, show_default=True,
                         help="Which rule set's texts: BotC's database, one other game, or all.")(command)
-
-
-def _l10n_selection(game: str):
-    """(BotC database or None, {game id: GameDatabase}) for an l10n --game choice."""
-    from scriptforge.games import OTHER_GAMES, load_game, rule_set
-
-    scripted = game != "all" and rule_set(game).from_scripts
-    db = _db() if game == "all" or scripted else None
-    chosen = OTHER_GAMES if game == "all" else () if scripted else (game,)
-    return db, {g: load_game(g) for g in chosen}
 
 
 @l10n.command("status")
@@ -1054,28 +1076,32 @@ def _l10n_selection(game: str):
 @format_option
 @_fail_cleanly
 def l10n_status(game, fmt):
-    """Per language and field: how many texts are translated, missing and stale.
+    """Per language and field: texts translated, missing, stale, and their layer.
 
     Missing: the other language has the text, this one does not. Stale: the source text
-    changed after the translation was made (see `l10n confirm`). The other games' texts are
-    counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
+    changed after the translation was made (see `l10n confirm`). Layers: the built-in data
+    (scriptforge), each data pack by name, your translation layer (translations, written by
+    `l10n import`); the top layer's text wins (JSON: `layers` per field). The other games' texts
+    are counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
 
     \b
     Example:
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
+    from scriptforge.l10n.units import layer_order
     from scriptforge.text.l10n import status_text
 
-    table = status(*_l10n_selection(game))
+    db, games = _rule_sets(game)
+    table = status(db, games)
     if fmt == "json":
         _print_json(table)
     else:
-        echo(status_text(table))
+        echo(status_text(table, layer_order(db)))
 
 
 @l10n.command("diff")
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, shell_complete=_complete_name)
 @click.option("--from", "source", type=LANG, default=_default("text"), show_default=True, help="Source language.")
 @click.option("--to", "target", type=LANG, default=_default("sheet"), show_default=True, help="Translation language.")
 @click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -1085,6 +1111,9 @@ def l10n_status(game, fmt):
 @_fail_cleanly
 def l10n_diff(ids, source, target, against_file, game, fmt):
     """Show source and translation side by side per character and field; missing and stale marked.
+
+    Where a data pack or your translation layer is loaded, each text names the layer it comes
+    from (`ko (official): …`; JSON: `layers` per row, the built-in data being scriptforge).
 
     With --against FILE (official layout: {"roles": {id: {"name", "ability", "flavor", "first",
     "other"}}, "reminders": {...}, "jinxes": {...}}, night steps as roles dusk, minioninfo, ...),
@@ -1098,21 +1127,22 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
         scriptforge l10n diff --to ko --against ko.json --format json
     """
     from scriptforge.l10n import diff
+    from scriptforge.text import l10n as l10n_text
 
     if against_file:
-        from scriptforge.games import scripted
+        from scriptforge.games import selection
 
-        if game != "all" and not scripted(game):
+        if not selection(game)[0]:
             from scriptforge.errors import InputError
 
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
         db = _db()
         rows = diff.against(db, against_file, target)
-        _print_json(rows) if fmt == "json" else echo(diff.against_text(rows, against_file, target))
+        _print_json(rows) if fmt == "json" else echo(l10n_text.against_text(rows, against_file, target))
         return
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     rows = diff.diff_rows(db, source, target, ids, games)
-    _print_json(rows) if fmt == "json" else echo(diff.diff_text(rows, source, target))
+    _print_json(rows) if fmt == "json" else echo(l10n_text.diff_text(rows, source, target))
 
 
 @l10n.command("check")
@@ -1128,6 +1158,8 @@ def l10n_check(lang, include_official, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
+    Your own translations (l10n import) are checked as yours, also where a pack gives the text;
+    JSON names the layer of a text that is not the built-in data's (`data.layer`).
     By default BotC and the other games (Salem, Werewolf, Mafia) are checked; --game picks one.
 
     \b
@@ -1136,10 +1168,10 @@ def l10n_check(lang, include_official, game, fmt):
         scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import run_checks
-    from scriptforge.findings import findings_text
+    from scriptforge.text.findings import findings_text
 
     chosen = _selection("l10n")
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games, include_official=include_official)
     if fmt == "json":
@@ -1167,7 +1199,8 @@ def l10n_terms(folder, lang, fmt):
         scriptforge l10n terms --official ~/botc-translations --lang ko
     """
     from scriptforge.errors import InputError
-    from scriptforge.l10n.usage import official_texts, term_usage, usage_text
+    from scriptforge.l10n.usage import official_texts, term_usage
+    from scriptforge.text.l10n import usage_records, usage_text
     from scriptforge.userfiles import read_json
 
     game = folder / "game" / f"{lang}.json"
@@ -1177,9 +1210,7 @@ def l10n_terms(folder, lang, fmt):
                  if (folder / part / f"{lang}.json").is_file()]
     rows = term_usage(_db().glossary.get(lang, []), official_texts(read_json(game), interface))
     if fmt == "json":
-        _print_json([{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
-                      "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
-                      "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows])
+        _print_json(usage_records(rows))
     else:
         echo(usage_text(rows))
     sys.exit(1 if any(r.conflicts for r in rows) else 0)
@@ -1248,7 +1279,7 @@ def l10n_import(file, lang):
     data and every pack (so an edit wins over the official pack and survives upgrades); with
     $SCRIPTFORGE_DATA set, into that data folder instead. A malformed file or an entry naming an
     unknown character, field, token or jinx changes nothing and exits 2 with the file and line.
-    Each imported text records the hash of its msgid.
+    Each imported text records its msgid (and its hash) as its source.
 
     \b
     Example:
@@ -1291,14 +1322,13 @@ def pack_import(files, name, out_dir, lang):
     Example:
         scriptforge pack import roles.json nightsheet.json jinxes.json --name official
     """
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
+    from scriptforge.text.packs import pack_line
 
     path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=_data_dir(), packs=_packs())
     for warning in build.warnings:
         echo(f"Warning: {warning}", err=True)
-    manifest = build.files["pack.yaml"]
-    echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
-               f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
+    echo(pack_line(build.manifest, path))
 
 
 @pack.command("update")
@@ -1341,10 +1371,9 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
         scriptforge pack update --only --lang ko
         scriptforge pack update --icons
     """
-    from scriptforge.pack_sources import stale_text
     from scriptforge.icons import ICONS_URL
-    from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
-    from scriptforge.packs import diff_text
+    from scriptforge.packs.install import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
+    from scriptforge.text.packs import update_lines
 
     result = update_pack(langs=langs, only=only, from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
@@ -1356,19 +1385,10 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
     if result.icons is not None:
         for line in result.icons.failure_lines():
             echo(f"Warning: {line}", err=True)
-    manifest = result.build.files["pack.yaml"]
-    echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
-               f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
-    if result.icons is not None:
-        echo(result.icons.summary())
-    if result.languages_added:
-        echo(f"languages added: {', '.join(result.languages_added)}")
-    if result.languages_removed:
-        echo(f"languages removed: {', '.join(result.languages_removed)}")
-    if result.diff is not None:
-        echo(diff_text(result.diff))
-    for line in stale_text(result.build.stale):
+    for line in update_lines(result):
         echo(line)
+    for note in result.notes:
+        echo(f"Info: {note}", err=True)
 
 
 @pack.command("list")
@@ -1381,17 +1401,14 @@ def pack_list(fmt):
     Example:
         scriptforge pack list --format json
     """
-    from scriptforge.packs import list_packs, packs_dir
+    from scriptforge.packs.store import list_packs, packs_dir
+    from scriptforge.text.packs import pack_list_text, pack_rows
 
-    rows = list_packs()
+    packs = list_packs()
     if fmt == "json":
-        _print_json(rows)
-        return
-    if not rows:
-        echo(f"no packs in {packs_dir()}")
-    for row in rows:
-        echo(f"{row['name']:<16} {row['characters'] or 0:>4} characters  {row['jinxes'] or 0:>4} jinxes  "
-                   f"{','.join(row['languages']) or '-':<6} {row['path']}")
+        _print_json(pack_rows(packs))
+    else:
+        echo(pack_list_text(packs, packs_dir()))
 
 
 @pack.command("diff")
@@ -1409,11 +1426,12 @@ def pack_diff(old, new, lang, fmt):
         scriptforge pack diff ~/old-official/ ~/new-official/
     """
     from scriptforge.database import load_database
-    from scriptforge.packs import diff_packs, diff_text, pack_files
+    from scriptforge.packs.diff import diff_packs, pack_files
+    from scriptforge.text.packs import diff_text
 
     report = diff_packs(pack_files(old, lang), pack_files(new, lang), load_database())
     if fmt == "json":
-        _print_json(report)
+        _print_json(report.as_json())
     else:
         echo(diff_text(report))
 
@@ -1530,6 +1548,7 @@ def _add_pack_option(group):
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @print_options(*PRINT_OPTIONS)
 @fetch_timeout_option
+@system_fonts_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly

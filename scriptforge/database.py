@@ -8,8 +8,8 @@ from pathlib import Path
 import pickle
 from typing import Any, TypeVar
 
-from scriptforge.datafiles import PARTIAL, ProblemCollector, read_yaml
-from scriptforge.errors import DataError, NotFoundError
+from scriptforge.datafiles import PARTIAL, ProblemCollector
+from scriptforge.errors import DataError
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
@@ -17,6 +17,8 @@ from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
 from scriptforge.fileio import atomic_write_bytes, finish_journal, protect_data
 from scriptforge.official import OfficialFacts, official_facts
+from scriptforge.packs.sources import units
+from scriptforge.packs.store import damaged_pack, read_manifest
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 
@@ -45,8 +47,15 @@ class Database:
     # pack gives: the official texts, which `l10n check` does not report as ours
     pack_units: dict[str, frozenset[str]] = field(default_factory=dict)
     # lang -> text unit -> the English an official translation was made from (a pack's
-    # <lang>/sources.yaml; see scriptforge.pack_sources): what `l10n diff` shows for a stale one
+    # <lang>/sources.yaml; see scriptforge.packs.sources): what `l10n diff` shows for a stale one
     official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    # lang -> text unit -> the source text a translation was made from, as our data records it
+    # beside its hash (`translated_from.texts`): the previous source of a stale translation
+    source_texts: dict[str, dict[str, str | tuple[str, ...]]] = field(default_factory=dict)
+    # lang -> text unit -> the name of the layer its text comes from, where a data pack or the
+    # user's translation layer is loaded ("scriptforge", a pack's name, "translations"); a unit
+    # not listed comes from the built-in data (`l10n status`, `l10n diff`)
+    unit_layers: dict[str, dict[str, str]] = field(default_factory=dict)
     # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
     script_advice: dict[str, Any] = field(default_factory=dict)
     # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
@@ -63,6 +72,8 @@ class Database:
                 keys.update(name_key(n) for n in (texts.name, *texts.aliases))
             for key in keys:
                 index.add(key, ch.id)
+            for word in (ch.id, *(t.name for t in ch.texts.values())):
+                index.add_word(word)
         for terms in self.glossary.values():
             for term in terms:
                 if term.get("character") in self.characters:
@@ -81,24 +92,14 @@ class Database:
         for candidate in candidates:
             if normalize_id(candidate) in self.characters:
                 return [self.characters[normalize_id(candidate)]]
-        for candidate in candidates:
-            for key in (name_key(candidate), normalize_id(candidate)):
-                ids = self._index.ids(key)
-                if ids:
-                    return [c for c in self.characters.values() if c.id in ids]
-        return []
+        ids = self._index.find(key for candidate in candidates for key in (name_key(candidate), normalize_id(candidate)))
+        return [c for c in self.characters.values() if c.id in ids]
 
     def resolve(self, name: str) -> Character:
         """The one character `name` denotes; a NotFoundError with suggestions otherwise."""
-        found = self.find(name)
-        if len(found) == 1:
-            return found[0]
-        if found:
-            names = ", ".join(f"{c.id} ({c.name(official())})" for c in found)
-            raise NotFoundError(f"'{name}' is ambiguous: it names {names}")
-        hint = self.suggest(name)
-        message = f"no character named '{name}'"
-        raise NotFoundError(message + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+        found = [c.id for c in self.find(name)]
+        return self.characters[self._index.resolve(name, found, lambda i: self.characters[i].name(official()),
+                                                   self.suggest, "character")]
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Close matches for a misspelt name, as display names."""
@@ -124,16 +125,10 @@ class Database:
                 hits.append(ch)
         return hits
 
-    def completions(self, prefix: str) -> list[str]:
+    def complete(self, prefix: str) -> list[str]:
         """Ids and names in every language that start with `prefix` (case-insensitive), for shell
         completion: in sheet order, each id followed by its names ("Imp" is left out after "imp")."""
-        start = prefix.casefold()
-        found: dict[str, str] = {}
-        for ch in self.characters.values():
-            for word in (ch.id, *(t.name for t in ch.texts.values())):
-                if word.casefold().startswith(start):
-                    found.setdefault(word.casefold(), word)
-        return list(found.values())
+        return self._index.complete(prefix)
 
     # -- derived facts ------------------------------------------------------------------
 
@@ -218,15 +213,21 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     only a change (or a new version) pays for parsing and validating again.
     """
     roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    open_roots(roots)
+    return load_cached("database", Path(__file__), roots, Database, lambda: check_database(data_dir, packs),
+                       "; run 'scriptforge db check'")
+
+
+def open_roots(roots: Sequence[Path]) -> None:
+    """Before a database or a game is loaded from `roots` (data folders): mark each as data, which
+    no output of this command may replace, and finish a change to it that was interrupted."""
     for root in roots:
-        protect_data(root)  # no output of this command may replace one of its files
+        protect_data(root)
         try:
             finish_journal(root)
         except OSError as exc:
             raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
                             where=str(root)) from None
-    return load_cached("database", Path(__file__), roots, Database, lambda: check_database(data_dir, packs),
-                       "; run 'scriptforge db check'")
 
 
 T = TypeVar("T")
@@ -240,7 +241,7 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     and validating again. The first problem `check` finds is raised as a DataError (`hint` after
     the count of the others). The BotC database and every other rule set load through here."""
     here = Path(__file__).parent
-    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "pack_sources.py",
+    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "packs/sources.py", "packs/store.py",
                                           "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
     digest = hashlib.sha256()
@@ -282,29 +283,6 @@ def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = (
     return (_LayeredLoader(root, packs) if packs else _Loader(root)).load()
 
 
-def damaged_pack(folder: Path) -> DataError | None:
-    """A pack whose files do not match the sha256 its pack.yaml records (cut short, changed or
-    missing), else None. Read on a cache miss only: the cached database is keyed by these bytes."""
-    try:
-        manifest = read_yaml(folder / "pack.yaml")
-    except DataError as exc:
-        return exc
-    recorded = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(recorded, dict):
-        return None  # a pack made before packs recorded their files: nothing to check against
-    for rel, digest in recorded.items():
-        try:
-            actual = hashlib.sha256((folder / rel).read_bytes()).hexdigest()
-        except OSError as exc:
-            return DataError(f"damaged data pack: {rel} cannot be read ({exc.strerror or exc}); run "
-                             f"'scriptforge pack update' (or pack import) to repair it", where=str(folder))
-        if actual != digest:
-            return DataError(f"damaged data pack: {rel} does not match the sha256 recorded in pack.yaml (cut "
-                             f"short or changed); run 'scriptforge pack update' (or pack import) to repair it",
-                             where=str(folder))
-    return None
-
-
 def _night_unit(key: str) -> str:
     """night.yaml provenance key -> text unit: first_night.imp -> imp.first_night_reminder."""
     if key.startswith("steps."):
@@ -319,6 +297,7 @@ class _Loader(ProblemCollector):
         self.root = root
         self.languages = self._languages()
         self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in self.languages}
+        self.source_texts: dict[str, dict[str, str | tuple[str, ...]]] = {lang: {} for lang in self.languages}
         self.text_layers: dict[tuple[str, str], dict[str, str]] = {}  # (lang, id) -> field -> layer name
 
     def _languages(self) -> tuple[str, ...]:
@@ -341,6 +320,8 @@ class _Loader(ProblemCollector):
         if block:
             for key, digest in block["hashes"].items():
                 self.provenance[lang][unit(key)] = (block["lang"], digest)
+            for key, text in block.get("texts", {}).items():
+                self.source_texts[lang][unit(key)] = text if isinstance(text, str) else tuple(text)
 
     def load(self) -> tuple[Database | None, list[DataError]]:
         facts_path = self.root / "characters.yaml"
@@ -437,6 +418,7 @@ class _Loader(ProblemCollector):
             data_dir=self.root,
             languages=self.languages,
             provenance=self.provenance,
+            source_texts=self.source_texts,
             setup_without_bracket=setup.get("without_bracket", {}),
             script_advice=setup.get("script_advice", {}),
         )
@@ -561,14 +543,8 @@ def pack_name(folder: Path) -> str:
 def pack_label(folder: Path) -> tuple[str, str]:
     """(a pack's name: `name` in its pack.yaml, else the folder's name; the date it was made or
     updated: `updated` in its pack.yaml, else "")."""
-    try:
-        manifest = read_yaml(Path(folder) / "pack.yaml")
-    except DataError:
-        manifest = None
-    manifest = manifest if isinstance(manifest, dict) else {}
-    name, updated = manifest.get("name"), manifest.get("updated")
-    return (name if isinstance(name, str) and name else Path(folder).name,
-            str(updated) if isinstance(updated, (str, int)) or hasattr(updated, "isoformat") else "")
+    manifest = read_manifest(folder)
+    return manifest.name, manifest.updated
 
 
 class _LayeredLoader(_Loader):
@@ -595,6 +571,7 @@ class _LayeredLoader(_Loader):
         self.origin: dict[str, str] = {}
         self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
         self.pack_units: dict[str, set[str]] = {}
+        self.unit_layers: dict[str, dict[str, str]] = {}  # lang -> text unit -> the last layer giving it
 
     def _languages(self) -> tuple[str, ...]:
         return tuple(code for code in codes() if any((layer / code).is_dir() for layer, _ in self.layers))
@@ -631,12 +608,13 @@ class _LayeredLoader(_Loader):
                         self.text_layers.setdefault((rel.parts[0], char_id), {})[text_field] = name
             elif schema == "jinx_texts":
                 data = {self.turned.get(k, k): v for k, v in data.items()}
+            if len(rel.parts) > 1 and rel.parts[0] in self.languages:
+                self.unit_layers.setdefault(rel.parts[0], {}).update(
+                    dict.fromkeys(_unit_keys(schema, data, record_id), name))
             merged = data if merged is None else self._merge(schema, merged, data)
         return merged
 
     def _note_pack_units(self, rel: str, data: Any) -> None:
-        from scriptforge.pack_sources import units
-
         if isinstance(data, dict):
             lang = rel.split("/")[0]
             self.pack_units.setdefault(lang, set()).update(units({rel: data}, lang))
@@ -684,10 +662,34 @@ class _LayeredLoader(_Loader):
                 if self._has(f"{lang}/sources.yaml"):
                     block = self._read(self.root / lang / "sources.yaml", "pack_sources") or {}
                     sources[lang] = {key: record["text"] for key, record in block.get("texts", {}).items()}
-            db = replace(db, characters=chars, official_sources=sources,
+            db = replace(db, characters=chars, official_sources=sources, unit_layers=self.unit_layers,
                          pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()},
                          packs=tuple(pack_label(root) for root, _ in self.layers[1:]))
         return db, problems
+
+
+def _unit_keys(schema: str, data: Any, record_id: str | None) -> list[str]:
+    """The text units (see scriptforge.l10n.units) a language file of one layer gives."""
+    if not isinstance(data, dict):
+        return []
+    if schema == "texts":
+        return [f"{record_id}.{key}" for key in data if key in TEXT_FIELDS]
+    if schema == "night_texts":
+        return [*(f"{char_id}.{text_field}" for night, text_field in NIGHT_REMINDER_FIELDS.items()
+                  for char_id in data.get(night, {})),
+                *(f"step.{step}.{key}" for step, texts in data.get("steps", {}).items() for key in texts)]
+    if schema in ("reminders", "jinx_texts"):
+        kind = "reminder" if schema == "reminders" else "jinx"
+        return [f"{kind}.{key}" for key in data if key != "translated_from"]
+    if schema == "ui":
+        def leaves(tree: Any, prefix: str) -> list[str]:
+            if isinstance(tree, dict):
+                return [path for key, value in tree.items() if key != "translated_from"
+                        for path in leaves(value, f"{prefix}.{key}")]
+            return [prefix] if isinstance(tree, str) else []
+
+        return leaves(data, "ui")
+    return []
 
 
 def _merge_layer_texts(loader: Any, old: Any, new: Any) -> Any:

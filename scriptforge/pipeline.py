@@ -17,7 +17,8 @@ from scriptforge.batch import Failure, attempt, can_fork
 from scriptforge.errors import InputError
 from scriptforge.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
-from scriptforge.render.pdf import Renderer, require_printable
+from scriptforge.render.pdf import Renderer
+from scriptforge.render.typefaces import require_printable
 from scriptforge.render.views import PrintOptions, make_view
 from scriptforge.script_schema import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
@@ -99,7 +100,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
     With `keep_analysis` the result keeps the script's Analysis. `options`: the layout (columns,
     compact, font size, player table, the night's player count, Teensyville)."""
-    require_printable(lang, fmt)
+    require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -203,10 +204,10 @@ def _start_worker() -> None:
 
     assert _forked_batch is not None
     renderer = _forked_batch[1]
-    inherited = renderer.temporary_font_folders()
+    inherited = renderer.fonts.temporary_folders()
 
     def delete_own_font_folders():
-        for folder in renderer.temporary_font_folders() - inherited:
+        for folder in renderer.fonts.temporary_folders() - inherited:
             shutil.rmtree(folder, ignore_errors=True)
 
     multiprocessing.util.Finalize(None, delete_own_font_folders, exitpriority=0)
@@ -225,7 +226,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
-    require_printable(lang, fmt)
+    require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -235,7 +236,10 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
-    rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
+    try:
+        rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
+    except InputError as exc:  # a page the fonts cannot set (--no-system-fonts): named by its script
+        raise exc if exc.where else InputError(str(exc), where=str(script_path)) from None
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
@@ -251,7 +255,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.tokens import token_set
 
-    require_printable(lang)
+    require_printable(lang, system_fonts=renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -273,12 +277,12 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     `scripts`, `back`, `icons_dir` and print `options` other than the defaults belong to Blood on
     the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
-    from scriptforge.games import load_game
+    from scriptforge.games import SCRIPTED_GAME, load_game
     from scriptforge.render.game_views import game_view
 
     if scripts:
         raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
-                         f"drop them, or use --game botc to render scripts")
+                         f"drop them, or use --game {SCRIPTED_GAME} to render scripts")
     changed = [f"--{f.name.replace('_', '-')}" for f in fields(PrintOptions)
                if getattr(options, f.name) != getattr(PrintOptions(), f.name)]
     for flag, value in (("--back", back), ("--icons", icons_dir), (", ".join(changed), changed)):

@@ -15,6 +15,7 @@ from scriptforge.database import load_database
 from scriptforge.analysis import analyse
 from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning, quote_ability
 from scriptforge.render.pdf import Renderer
+from scriptforge.render.writing import pdf_bytes
 from scriptforge.script import read_script
 
 from .conftest import EXAMPLES
@@ -81,7 +82,7 @@ def korean(db, renderer):
     """Seed 000's script as a Korean almanac: (view, laid-out document, Pdf)."""
     view = almanac_view(analyse(read_script(FTPD, db), db), "ko")
     document = renderer.layout(renderer.html(view, "almanac.html.j2"), FTPD.parent, [])
-    return view, document, Pdf(PdfReader(io.BytesIO(renderer.pdf_bytes([document]))))
+    return view, document, Pdf(PdfReader(io.BytesIO(pdf_bytes([document]))))
 
 
 @pytest.fixture(scope="module")

@@ -74,13 +74,49 @@ def test_a_long_sheet_is_fitted_in_three_layouts_per_part(db, tmp_path):
     renderer = Renderer()
     warnings: list[str] = []
     view = make_view(analysis, "en", "a4", night=True)
-    docs = renderer.documents(view, tmp_path, warnings)
-    assert renderer.fitted and all(layouts <= MAX_LAYOUTS for _, layouts, _, _ in renderer.fitted)
-    sheet = next(f for f in renderer.fitted if f[0] == "the character sheet")
+    parts = renderer.documents(view, tmp_path, warnings)
+    assert parts.fitted and all(fit.layouts <= MAX_LAYOUTS for fit in parts.fitted)
+    sheet = next(fit for fit in parts.fitted if fit.part == "the character sheet")
     assert any(w.startswith("the character sheet") for w in warnings)
 
     def pages_at(scale, part=make_view(analysis, "en", "a4")):
         part.scale = scale
         return len(renderer.layout(renderer.html(part), tmp_path, []).pages)
 
-    assert sheet[2] == step_by_step(pages_at) and len(docs[0].pages) == sheet[3]
+    assert sheet.scale == step_by_step(pages_at) and len(parts.docs[0].pages) == sheet.pages
+
+
+def _state(renderer) -> dict:
+    """Everything a Renderer and its parts hold, as comparable copies (containers copied)."""
+    import copy
+
+    parts = {"renderer": renderer, **{name: value for name, value in vars(renderer).items()
+                                       if hasattr(value, "__dict__")}}
+    return {(part, name): copy.copy(value) if isinstance(value, (list, dict, set)) else value
+            for part, holder in parts.items() for name, value in vars(holder).items()}
+
+
+def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_renderer(db, tmp_path):
+    """A sheet that is fitted (large text: the sheet is set at 88 %): the scale comes back in the
+    result; the view the caller passes and what the renderer holds are as they were."""
+    import copy
+
+    from scriptforge.render.views import PrintOptions
+    from scriptforge.script import read_script
+
+    from .conftest import EXAMPLES
+
+    script = EXAMPLES / "faith-trust-and-pixie-dust.json"
+    view = make_view(analyse(read_script(script, db), db), "en", "a4", night=True,
+                     options=PrintOptions(font_size="large"))
+    before = copy.deepcopy(view)
+    renderer = Renderer()
+    first = renderer.render(view, "pdf", script.parent)
+    state = _state(renderer)
+    second = renderer.render(view, "pdf", script.parent)
+    assert view == before
+    assert _state(renderer) == state and not hasattr(renderer, "fitted")
+    assert first.files == second.files and first.warnings == second.warnings
+    assert [(f.part, f.scale) for f in first.fitted] == [(f.part, f.scale) for f in second.fitted] == \
+        [("the character sheet", 0.88)]
+    assert any("text set at 88%" in w for w in first.warnings)

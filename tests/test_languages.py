@@ -14,7 +14,7 @@ import pytest
 from scriptforge import languages
 from scriptforge.cli import main
 from scriptforge.database import load_database
-from scriptforge.packs import import_pack
+from scriptforge.packs.install import import_pack
 from scriptforge.script import read_script
 from tests.conftest import shared_path
 
@@ -80,9 +80,9 @@ def test_database_loads_the_pack_language_with_fallbacks(german_pack):
 @pytest.mark.parametrize("code, name, package", [("ja", "Japanese", "fonts-noto-cjk"), ("th", "Thai", "fonts-thai-tlwg")])
 def test_a_language_no_font_can_set_is_refused_in_one_line_naming_the_package(code, name, package, tmp_path,
                                                                               monkeypatch):
-    from scriptforge.render import pdf
+    from scriptforge.render import typefaces
 
-    monkeypatch.setattr(pdf, "system_fonts_cover", lambda letters: False)  # a machine without such fonts
+    monkeypatch.setattr(typefaces, "system_fonts_cover", lambda letters: False)  # a machine without such fonts
     result = CliRunner().invoke(main, ["build", str(EXAMPLE), "--lang", code, "-o", str(tmp_path / "x.pdf")])
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()

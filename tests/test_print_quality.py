@@ -143,16 +143,16 @@ def test_arabic_text_prints_in_the_bundled_arabic_font(tmp_path):
 
 
 def test_text_the_fonts_lack_still_warns(tmp_path, monkeypatch):
-    from scriptforge.render import pdf
+    from scriptforge.render import typefaces
 
     script = tmp_path / "rare.json"
     script.write_text(json.dumps(["imp", {"id": "x", "name": "Glyphless", "team": "townsfolk",
                                           "ability": "Sees ᚠᚢᚦ runes."}]), encoding="utf-8")
-    monkeypatch.setattr(pdf, "system_fonts_cover", lambda letters: False)  # no system font has runes
+    monkeypatch.setattr(typefaces, "system_fonts_cover", lambda letters: False)  # no system font has runes
     result = CliRunner().invoke(main, ["build", str(script), "-o", str(tmp_path / "r.html")])
     assert result.exit_code == 0 and "no glyph for 'ᚠ'" in result.output
     # where a system font has them all, they are set in it without a word
-    monkeypatch.setattr(pdf, "system_fonts_cover", lambda letters: True)
+    monkeypatch.setattr(typefaces, "system_fonts_cover", lambda letters: True)
     result = CliRunner().invoke(main, ["build", str(script), "-o", str(tmp_path / "r.html")])
     assert result.exit_code == 0 and "no glyph" not in result.output
 

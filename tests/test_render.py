@@ -14,7 +14,9 @@ import pytest
 from scriptforge.cli import main
 from scriptforge.games import load_game
 from scriptforge.render.game_views import game_view
-from scriptforge.render.pdf import FONT_FILES, FONTS_DIR, Renderer, missing_glyphs
+from scriptforge.render.pdf import Renderer
+from scriptforge.render.typefaces import FONT_FILES, missing_glyphs
+from scriptforge.render.weasy import FONTS_DIR
 from scriptforge.analysis import analyse
 from scriptforge.render.views import make_view
 from scriptforge.rules.night import night_order
@@ -97,8 +99,8 @@ def test_every_example_fits_on_one_page(path, db, renderer):
         for paper in ("a4", "letter"):
             warnings = []
             view = make_view(analyse(script, db), lang, paper)
-            renderer.resolve_icons(view.icons(), path.parent, warnings)
-            docs = renderer.documents(view, path.parent, warnings)
+            renderer.pictures.resolve(view.icons(), path.parent, warnings)
+            docs = renderer.documents(view, path.parent, warnings).docs
             assert [len(d.pages) for d in docs] == [1], (lang, paper, warnings)
             assert not [w for w in warnings if "does not fit" in w]
 
@@ -257,7 +259,7 @@ def test_missing_glyphs_are_reported(tmp_path):
     path.write_text(json.dumps(script, ensure_ascii=False), encoding="utf-8")
     result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path / "rare.pdf")])
     assert result.exit_code == 0, result.output
-    from scriptforge.render.pdf import system_fonts_cover
+    from scriptforge.render.typefaces import system_fonts_cover
 
     # warned unless a system font has the letter (then it prints in that font, by design)
     assert ("U+B620" in result.output) != system_fonts_cover("똠"), result.output

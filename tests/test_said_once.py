@@ -35,7 +35,7 @@ def test_team_colours_reach_the_css_from_the_model():
     from scriptforge.render.pdf import Renderer
 
     assert set(TEAM_COLOURS) == set(TEAMS)
-    css = Renderer().css
+    css = Renderer().templates.css
     assert not re.search("|".join(TEAM_COLOURS.values()), (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8"))
     for team, colour in TEAM_COLOURS.items():
         assert f".c-{team} {{ background-color: {colour}; }}" in css

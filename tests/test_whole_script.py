@@ -15,6 +15,7 @@ from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.render.completeness import Item, missing, sheet_items
 from scriptforge.render.pdf import Renderer
+from scriptforge.render.writing import pdf_bytes
 from scriptforge.render.views import FONT_SIZES, PrintOptions, make_view
 from scriptforge.script import read_script, script_from_data
 
@@ -269,7 +270,7 @@ def test_ko_en_back_page_shows_both_names_and_no_table_alone(db, tmp_path):
     view = make_view(analyse(read_script(path, db), db), "en", "a4", sheet=False, back=True)
     document = renderer.layout(renderer.html(view), None, [])  # laid out once, at full size
     assert len(document.pages) >= 2
-    first = PdfReader(io.BytesIO(renderer.pdf_bytes([document]))).pages[0].extract_text()
+    first = PdfReader(io.BytesIO(pdf_bytes([document]))).pages[0].extract_text()
     assert "Players" in first and "Night Owl 5" in first
 
 

@@ -27,8 +27,9 @@ _.shapes, _.icon_box, _.art_notice
 # a registry field the language data carries (schema-checked) that no code reads yet
 _.collation
 
-# WeasyPrint's API: a URLFetcher method, document metadata, HTML attributes it reads
-_.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__
+# WeasyPrint's API: a URLFetcher method, document metadata, HTML attributes it reads, the HTML
+# methods it asks for the user-agent stylesheets (SheetHTML)
+_.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__, _._ua_stylesheets, _._ua_counter_style
 
 # library functions the tests use
 _.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches, _.variants_left

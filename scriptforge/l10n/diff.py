@@ -7,8 +7,8 @@ from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
-from scriptforge.l10n.provenance import state
-from scriptforge.l10n.units import character_units, game_units, selected_units
+from scriptforge.l10n.provenance import previous_source, state
+from scriptforge.l10n.units import character_units, game_units, layer_of, selected_units
 from scriptforge.ids import normalize_id, token_id
 from scriptforge.model import NIGHT_TABLE
 
@@ -31,16 +31,16 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
         units = selected_units(db, games)
     rows = []
     for unit in units:
-        rows.append({"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
-                     source: unit.text(source), target: unit.text(target),
-                     "state": state(db, unit, target)})
-    for row in rows:
-        for lang in (source, target):
-            if isinstance(row[lang], tuple):
-                row[lang] = list(row[lang])
-        was = db.official_sources.get(target, {}).get(row["key"]) if db is not None else None
-        if row["state"] == "stale" and was is not None and was != row[source]:
-            row["translated_from"] = was  # the English this official translation was made from
+        row = {"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
+               source: unit.text(source), target: unit.text(target), "state": state(db, unit, target),
+               "layers": {lang: layer_of(db, unit, lang) for lang in (source, target)}}
+        was = previous_source(db, unit, target) if row["state"] == "stale" else None
+        if was is not None and was != row[source]:
+            row["translated_from"] = was  # the source text this translation was made from
+        for key in (source, target, "translated_from"):
+            if isinstance(row.get(key), tuple):
+                row[key] = list(row[key])
+        rows.append(row)
     return rows
 
 
@@ -57,34 +57,9 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
     raise NotFoundError(f"no character named '{name}'")  # pragma: no cover
 
 
-def diff_text(rows: list[dict], source: str, target: str) -> str:
-    lines, current = [], object()
-    for row in rows:
-        game = row.get("game", SCRIPTED_GAME)
-        here = (game, row["character"])
-        if here != current:
-            current = here
-            if scripted(game):
-                lines.append(f"== {row['character']}" if row["character"] else
-                             "== (night steps, labels, jinxes, UI)")
-            else:
-                lines.append(f"== {game}.{row['character']}" if row["character"] else
-                             f"== {game} ({'shared sheet words' if game == 'games' else 'game texts'})")
-        mark = {"missing": "  [MISSING]", "stale": "  [STALE]"}.get(row["state"], "")
-        lines.append(f"  {row['field'] if row['character'] else row['key']}{mark}")
-        for lang in (source, target):
-            value = row[lang]
-            if isinstance(value, list):
-                value = " | ".join(value)
-            lines.append(f"    {lang}: {value if value is not None else '—'}")
-        if row.get("translated_from"):
-            lines.append(f"    translated from: {row['translated_from']}")
-    return "\n".join(lines)
-
-
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
-    from scriptforge.packs import check_source
+    from scriptforge.packs.build import check_source
 
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("roles"), dict):
@@ -95,8 +70,6 @@ def read_official(path: Path) -> dict:
 
 #: The kinds of difference, in the order a translator should read them.
 KINDS = ("missing", "wording", "term", "spacing", "unknown-character")
-_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
-                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
 _SPACING = re.compile(r"[\s\W_]+")
 #: Fields of an official role entry, and ours they compare with.
 _ROLE_FIELDS = (("name", "name"), ("ability", "ability"), ("flavor", "flavor"),
@@ -147,7 +120,7 @@ def against(db, path: Path, lang: str) -> list[dict]:
     labels = db.reminder_labels.get(lang, {})
     for key, value in (data.get("reminders") or {}).items():
         ch = db.characters.get(normalize_id(key))
-        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs.py reads them in
+        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs/build.py reads them in
         if isinstance(value, str):
             pairs = [(token_id(key), value)]
         elif isinstance(value, list):
@@ -164,24 +137,3 @@ def against(db, path: Path, lang: str) -> list[dict]:
         if jinx is not None:
             compare(jinx.key, "jinx", jinx.texts.get(lang), theirs)
     return sorted(out, key=lambda row: KINDS.index(row["kind"]))
-
-
-def against_text(rows: list[dict], path, lang: str) -> str:
-    if not rows:
-        return f"no differences ({lang}) with {path}"
-    lines = []
-    counts = {kind: sum(row["kind"] == kind for row in rows) for kind in KINDS}
-    for kind in KINDS:
-        if not counts[kind]:
-            continue
-        lines.append(f"== {_KIND_TITLES[kind]} ({counts[kind]})")
-        for row in (r for r in rows if r["kind"] == kind):
-            if kind == "unknown-character":
-                lines.append(f"{row['id']}: not in our database")
-                continue
-            lines.append(f"{row['id']}.{row['field']}")
-            lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
-            lines.append(f"  theirs: {row['theirs']}")
-    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k].split(' (')[0]}" for k in KINDS if counts[k])
-    lines.append(f"{len(rows)} difference(s): {summary}")
-    return "\n".join(lines)

@@ -269,7 +269,7 @@ def fallback_warning(view: AlmanacView) -> str | None:
 
 
 def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
-    """A ``Rendered`` (``scriptforge.render.pdf``) of the almanac: one PDF, or one HTML file.
+    """A ``Rendered`` (``scriptforge.render.writing``) of the almanac: one PDF, or one HTML file.
     The character sheet is set smaller where it would not fit on one page, as `build` does."""
     warnings: list[str] = []
     if fmt != "html":
@@ -283,7 +283,7 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
 def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
     """(the first of the renderer's SHRINK_STEPS at which the character sheet, laid out alone,
     takes one page; the warning that says so, none at 100 %)."""
-    from scriptforge.render.pdf import SHRINK_STEPS
+    from scriptforge.render.fit import SHRINK_STEPS
 
     for scale in SHRINK_STEPS:
         alone = replace(view, sheet_only=True, sheet_scale=scale)

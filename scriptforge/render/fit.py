@@ -5,7 +5,7 @@ of ``SHRINK_STEPS`` at which it fits, or, where it fits at none, at the largest 
 as few pages as at the smallest step. Laying it out at every step (up to six whole layouts of a
 224-character script) found that by trying; here the first layout, at 100 %, predicts it:
 
-- a layout is measured as the height its text takes on each page (``pdf.page_used``, as a fraction
+- a layout is measured as the height its text takes on each page (``pages.page_used``, as a fraction
   of the page); their sum is the part's height, and the pages before the last tell how full a page
   gets before a row has to go to the next one (rows and headings are not split);
 - the height at scale s is predicted as ``height(1) * s ** k``: k is 1.4 until a second layout
@@ -20,6 +20,10 @@ layouts per part.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from scriptforge.render.pages import page_used
 
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 MAX_LAYOUTS = 3
@@ -94,3 +98,57 @@ def _log(value: float) -> float:
     import math
 
     return math.log(value)
+
+
+# -- fitting a part: the layouts behind choose_scale ------------------------------------------
+# (moved here from the Renderer; what it decides is choose_scale's, above)
+
+BALANCED_PAGE = 0.25  # a page used less than this is nearly empty
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """What fitting one part came to: its name, the layouts made, the scale chosen, its pages."""
+
+    part: str
+    layouts: int
+    scale: float
+    pages: int
+
+
+def fit_part(lay_out: Callable[[float], Any], paper: str, what: str, pages_wanted: int = 1,
+             first: Any = None) -> tuple[Any, Fitted, list[str]]:
+    """(the layout, what was fitted, the warnings) of a part laid out by `lay_out(scale)` (a
+    WeasyPrint Document of the part at that text size), its text at the largest of SHRINK_STEPS
+    at which it takes `pages_wanted` pages (else at the largest at which it takes the fewest),
+    chosen by `choose_scale` from at most three layouts; `first`: its layout at 100 % if already
+    made. Nothing is changed: each size is laid out from the caller's view anew."""
+    laid: dict[float, Any] = {}  # scale -> weasyprint Document
+
+    def lay(scale: float) -> list[float]:
+        laid[scale] = first if scale == SHRINK_STEPS[0] and first is not None else lay_out(scale)
+        return [page_used(page, paper) for page in laid[scale].pages]
+
+    scale, layouts = choose_scale(lay, pages_wanted)
+    document = laid[scale]
+    fitted = Fitted(what, layouts, scale, len(document.pages))
+    wanted = f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}"
+    warnings = []
+    if len(document.pages) > pages_wanted:
+        warnings.append(f"{what} does not fit on {wanted}: it takes {len(document.pages)} pages, "
+                        f"at {round(scale * 100)}% text size")
+    elif scale < SHRINK_STEPS[0]:
+        warnings.append(f"{what}: text set at {round(scale * 100)}% to fit on {wanted}")
+    return document, fitted, warnings
+
+
+def save_last_page(lay_out: Callable[[float], Any], document: Any, paper: str) -> Any:
+    """`document` laid out again by `lay_out(scale)` with smaller text (SHRINK_STEPS down to 82 %)
+    when its last page is under BALANCED_PAGE used and that saves the page; else `document`."""
+    if len(document.pages) < 2 or page_used(document.pages[-1], paper) >= BALANCED_PAGE:
+        return document
+    for scale in SHRINK_STEPS[1:4]:
+        tighter = lay_out(scale)
+        if len(tighter.pages) < len(document.pages):
+            return tighter
+    return document

@@ -22,7 +22,7 @@ from scriptforge.fileio import atomic_write_bytes, is_special, refuse_to_overwri
 from scriptforge.userfiles import file_key, reserved_name
 
 if TYPE_CHECKING:
-    from scriptforge.render.pdf import Rendered
+    from scriptforge.render.writing import Rendered
 
 STDOUT = "-"
 

@@ -13,20 +13,23 @@ needs, so ``import_weasyprint`` imports it with these changes (each measured in
   without it; should cffi still ask, one ``ldconfig -p`` listing answers every name.
 - Modules WeasyPrint imports for features a sheet does not use (fontTools' subsetter and variable
   font instancer, Pillow; its HTML parser, see ``html_document``) are imported when first used.
-- The user-agent stylesheet: WeasyPrint parses its 17 KB HTML stylesheet (and the ones for forms
-  and presentational hints) at import. scriptforge's templates use a few dozen elements, so
-  ``templates/ua.css`` stands in for it: the same defaults for those elements (a test lays out
-  every template with both and expects the same PDF bytes). The form and presentational-hint
-  stylesheets are parsed only if something asks for them.
+- The user-agent stylesheets: WeasyPrint parses its 18 KB HTML stylesheet and the ones for forms
+  and presentational hints at import (~30 ms of CPU). scriptforge's documents never use them:
+  they are `SheetHTML`, WeasyPrint's ``HTML`` with ``templates/ua.css`` as its user-agent
+  stylesheet (the same defaults for the few dozen elements the templates use; a test lays out
+  every template with both and expects the same PDF bytes). So WeasyPrint's own are parsed only
+  if something asks for them (a plain ``weasyprint.HTML`` document).
 
 If any of this does not fit the installed WeasyPrint, it is imported again the ordinary way:
-slower, same output. After the import, PDF streams are deflated at zlib level 6 instead of
-pydyf's 9 (``_use_faster_compression``) and the bundled fonts are subset at byte level
-(``_use_fast_subsetting``).
+slower, same output. After the import, the bundled fonts are subset at byte level where
+WeasyPrint would use fontTools (``_use_fast_subsetting``). PDF streams are deflated as pydyf
+deflates them (zlib level 9: level 6 saved ~3 ms of a 0.5 s build and made the PDFs ~1 % larger
+than stock WeasyPrint's).
 
 ``html_document`` reads the templates' output, which is well-formed XHTML, with the XML parser
 (C, ~20x faster than WeasyPrint's pure-Python HTML5 parser, and the same element tree: the same
-test compares the PDFs); anything that is not well-formed XML goes to WeasyPrint's parser.
+test compares the PDFs) into a `SheetHTML`; anything that is not well-formed XML goes to
+WeasyPrint's parser.
 
 fontconfig sees only the bundled fonts while WeasyPrint is imported and whenever scriptforge
 makes a font configuration (``only_bundled_fonts``).
@@ -34,12 +37,13 @@ makes a font configuration (``only_bundled_fonts``).
 These changes reach into WeasyPrint's internals: ``PATCHES`` at the end lists every one with a
 check that it is in force, tests/test_weasy.py runs them all on the installed release, and
 pyproject.toml pins WeasyPrint to the releases they pass on. ``SCRIPTFORGE_PLAIN_WEASYPRINT=1`` turns every one of them off (``plain``):
-the ordinary import, WeasyPrint's own HTML parser, user-agent stylesheet, font subsetting and
-compression, and fontconfig's own configuration (the bundled fonts then come through
+the ordinary import, WeasyPrint's own HTML class and parser, user-agent stylesheet and font
+subsetting, and fontconfig's own configuration (the bundled fonts then come through
 ``@font-face``). A test renders the examples both ways and expects the same text and pages.
 """
 
 import contextlib
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -50,7 +54,6 @@ import re
 import sys
 import types
 from typing import Any
-import zlib
 
 from scriptforge.errors import ScriptforgeError
 from scriptforge.fileio import read_cache_text, write_cache_text
@@ -105,7 +108,6 @@ def import_weasyprint() -> types.ModuleType:
     finally:
         ctypes.util.find_library = original
     _use_fast_subsetting()
-    _use_faster_compression()
     return sys.modules["weasyprint"]
 
 
@@ -152,27 +154,54 @@ def _system_family() -> str:
 
 
 def html_document(html: str, base_url: str, url_fetcher: Any) -> Any:
-    """``weasyprint.HTML(string=html, ...)``, parsed with the XML parser where it can be."""
+    """``SheetHTML(string=html, ...)``, parsed with the XML parser where it can be."""
     weasyprint = import_weasyprint()
     import xml.etree.ElementTree as ElementTree
 
     if plain():
         return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=url_fetcher)
+    sheet_html = sheet_html_class()
     try:
         root = ElementTree.fromstring(html)
     except ElementTree.ParseError:
-        return weasyprint.HTML(string=html, base_url=base_url, url_fetcher=url_fetcher)
+        return sheet_html(string=html, base_url=base_url, url_fetcher=url_fetcher)
     import cssselect2
 
     # What weasyprint.HTML.__init__ does with the tree its own parser returns (a test compares
     # the PDFs of both ways, so a change there is noticed).
-    document = weasyprint.HTML.__new__(weasyprint.HTML)
+    document = sheet_html.__new__(sheet_html)
     document.base_url = base_url
     document.url_fetcher = url_fetcher or weasyprint.urls.URLFetcher()
     document.media_type = "print"
     document.wrapper_element = cssselect2.ElementWrapper.from_html_root(root, content_language=None)
     document.etree_element = document.wrapper_element.etree_element
     return document
+
+
+@functools.cache
+def sheet_html_class() -> Any:
+    """`SheetHTML`: ``weasyprint.HTML`` whose user-agent stylesheet is ``templates/ua.css``
+    (parsed once, with its own counter styles), through the methods WeasyPrint's style
+    computation asks a document for its user-agent stylesheets (``_ua_stylesheets``,
+    ``_ua_counter_style``; WeasyPrint's own tests subclass ``HTML`` the same way)."""
+    weasyprint = import_weasyprint()
+    from weasyprint.css.counters import CounterStyle
+
+    counters = CounterStyle()
+    stylesheet = weasyprint.CSS(string=UA_STYLESHEET.read_text(encoding="utf-8"), counter_style=counters)
+
+    base: Any = weasyprint.HTML
+
+    class SheetHTML(base):
+        def _ua_stylesheets(self, forms=False):
+            if forms:  # no template has a form: WeasyPrint's form stylesheet if one ever does
+                return [stylesheet, *super()._ua_stylesheets(forms)[1:]]
+            return [stylesheet]
+
+        def _ua_counter_style(self):
+            return [counters.copy()]
+
+    return SheetHTML
 
 
 def imported_fast() -> bool:
@@ -182,7 +211,8 @@ def imported_fast() -> bool:
 
 
 class _fast_import:
-    """While active: compiled cffi declarations, lazy modules, our user-agent stylesheet."""
+    """While active: compiled cffi declarations, lazy modules, WeasyPrint's user-agent stylesheets
+    parsed on first use."""
 
     def __enter__(self):
         import cffi
@@ -229,15 +259,16 @@ class _ImportFinder:
         if spec is None or spec.loader is None:
             return None
         if name == "weasyprint.html":
-            spec.loader = _OwnUserAgentLoader(spec.loader)
+            spec.loader = _DeferredUserAgentLoader(spec.loader)
         else:
             spec.loader = importlib.util.LazyLoader(spec.loader)
         return spec
 
 
-class _OwnUserAgentLoader:
-    """Runs ``weasyprint.html`` with its ``CSS`` wrapped: the HTML user-agent stylesheet comes from
-    ``templates/ua.css``, the form and presentational-hint ones are made on first use."""
+class _DeferredUserAgentLoader:
+    """Runs ``weasyprint.html`` with its ``CSS`` wrapped: its user-agent, form and
+    presentational-hint stylesheets (and the counter styles the first fills) are made on first
+    use. scriptforge's documents (`SheetHTML`) never ask for them."""
 
     def __init__(self, loader):
         self.loader = loader
@@ -251,9 +282,7 @@ class _OwnUserAgentLoader:
 
         def css(*args, string=None, **kwargs):
             names = vars(module)
-            if string is not None and string is names.get("UA"):
-                return real_css(*args, string=UA_STYLESHEET.read_text(encoding="utf-8"), **kwargs)
-            if string is not None and any(string is names.get(key) for key in ("UA_FORM", "PH")):
+            if string is not None and any(string is names.get(key) for key in ("UA", "UA_FORM", "PH")):
                 return _Deferred(lambda: real_css(*args, string=string, **kwargs))
             return real_css(*args, string=string, **kwargs)
 
@@ -262,6 +291,14 @@ class _OwnUserAgentLoader:
             self.loader.exec_module(module)
         finally:
             package.CSS = real_css
+        stylesheet, counters = module.UA_STYLESHEET, module.UA_COUNTER_STYLE
+        if isinstance(stylesheet, _Deferred):  # the counter styles are filled by parsing the stylesheet
+
+            def parsed_counters():
+                stylesheet.matcher  # noqa: B018 — parses it, which fills `counters`
+                return counters
+
+            module.UA_COUNTER_STYLE = _Deferred(parsed_counters)
 
 
 class _Deferred:
@@ -323,30 +360,6 @@ class _CompiledFFI:
         value = getattr(self._ffi, name)
         setattr(self, name, value)  # later uses skip __getattr__
         return value
-
-
-def _use_faster_compression() -> None:
-    """pydyf, WeasyPrint's PDF writer, deflates every stream at zlib level 9; level 6 gives files
-    within 1 % of the size in about half the time (~3 % of the instructions of a cold
-    ``build --night``, callgrind). Nothing changes if pydyf no longer compresses through its
-    module's ``zlib``."""
-    try:
-        import pydyf
-    except ImportError:
-        return
-    if getattr(pydyf, "zlib", None) is zlib:
-        pydyf.zlib = _Level6Zlib()
-
-
-class _Level6Zlib:
-    """The ``zlib`` module, but ``compressobj`` at most at level 6."""
-
-    @staticmethod
-    def compressobj(level=-1, *args, **kwargs):
-        return zlib.compressobj(min(level, 6), *args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(zlib, name)
 
 
 def _use_fast_subsetting() -> None:
@@ -474,10 +487,26 @@ class only_bundled_fonts:
 # -- every change to WeasyPrint, and whether it applies --------------------------------------
 
 
-def _ua_stylesheet_is_ours() -> bool:
+def _ua_stylesheets_deferred() -> bool:
     html = sys.modules.get("weasyprint.html")
     return html is not None and all(isinstance(getattr(html, name, None), _Deferred)
-                                    for name in ("UA_FORM_STYLESHEET", "PH_STYLESHEET"))
+                                    for name in ("UA_STYLESHEET", "UA_FORM_STYLESHEET", "PH_STYLESHEET"))
+
+
+def _sheet_html_gives_our_stylesheet() -> bool:
+    """WeasyPrint's style computation still asks the document (a `SheetHTML`) for its user-agent
+    stylesheets and counter styles."""
+    ours = html_document('<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>', "file:///", None)
+    asked = set()
+    for name in ("_ua_stylesheets", "_ua_counter_style"):
+        method = getattr(ours, name)
+        def asking(*args, _method=method, _name=name):
+            asked.add(_name)
+            return _method(*args)
+
+        setattr(ours, name, asking)
+    ours.render()
+    return asked == {"_ua_stylesheets", "_ua_counter_style"} and isinstance(ours, import_weasyprint().HTML)
 
 
 def _xml_document_matches() -> bool:
@@ -486,19 +515,13 @@ def _xml_document_matches() -> bool:
     page = '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>'
     ours = html_document(page, "file:///", None)
     theirs = weasyprint.HTML(string=page, base_url="file:///")
-    return type(ours) is weasyprint.HTML and set(vars(ours)) == set(vars(theirs))
+    return isinstance(ours, weasyprint.HTML) and set(vars(ours)) == set(vars(theirs))
 
 
 def _lazy_modules_deferred() -> bool:
     """(In a process that has not used them yet.)"""
     return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
                for name in ("fontTools.subset", "fontTools.varLib.instancer"))
-
-
-def _faster_compression() -> bool:
-    import pydyf
-
-    return isinstance(getattr(pydyf, "zlib", None), _Level6Zlib)
 
 
 def _fast_subsetting() -> bool:
@@ -508,14 +531,21 @@ def _fast_subsetting() -> bool:
 
 
 def _private_reads() -> bool:
-    """The private attributes scriptforge reads: a laid-out page's boxes (``pdf.page_used``) and a
-    FontConfiguration's temporary folder attribute (``Renderer.temporary_font_folders``)."""
-    weasyprint = import_weasyprint()
+    """The private attribute scriptforge reads: a FontConfiguration's temporary folder
+    (``typefaces.Fonts.temporary_folders``)."""
+    import_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
 
-    page = weasyprint.HTML(string="<p>x</p>").render().pages[0]
-    return hasattr(page, "_page_box") and hasattr(page._page_box, "descendants") and \
-        hasattr(FontConfiguration(), "_folder")
+    return hasattr(FontConfiguration(), "_folder")
+
+
+def _anchor_rectangles() -> bool:
+    """``Page.anchors`` gives each anchor's rectangle (x1, y1, x2, y2), not only the point its
+    docstring names: ``pages.page_used`` reads the bottom of the ``fit-`` elements."""
+    page = html_document('<html xmlns="http://www.w3.org/1999/xhtml"><body><div id="fit-x" style="height: 20px">'
+                         '</div></body></html>', "file:///", None).render().pages[0]
+    place = page.anchors.get("fit-x")
+    return place is not None and len(place) == 4 and round(place[3] - place[1]) == 20
 
 
 #: Every change scriptforge makes to WeasyPrint or internal it relies on: (name, what, a check that
@@ -526,12 +556,15 @@ PATCHES: tuple[tuple[str, str, Any], ...] = (
     ("compiled-cffi", "C declarations compiled once into the user cache (no pycparser per process)", imported_fast),
     ("lazy-modules", "fontTools' subsetter and instancer, Pillow, the HTML parser imported on first use",
      _lazy_modules_deferred),
-    ("ua-stylesheet", "templates/ua.css for the HTML user-agent stylesheet; forms and hints parsed on demand",
-     _ua_stylesheet_is_ours),
+    ("deferred-ua-stylesheets", "WeasyPrint's own user-agent, form and hint stylesheets parsed on first use",
+     _ua_stylesheets_deferred),
+    ("sheet-html", "SheetHTML: templates/ua.css through HTML._ua_stylesheets and _ua_counter_style (protected)",
+     _sheet_html_gives_our_stylesheet),
     ("xml-parser", "html_document: XHTML read by the XML parser into WeasyPrint's HTML object", _xml_document_matches),
-    ("zlib-level-6", "PDF streams deflated at level 6 (pydyf's zlib)", _faster_compression),
     ("fast-subsetting", "the bundled fonts subset at byte level where HarfBuzz-subset is missing", _fast_subsetting),
-    ("private-reads", "Page._page_box (how full a page is) and FontConfiguration._folder", _private_reads),
+    ("private-reads", "FontConfiguration._folder (the temporary copies of @font-face fonts)", _private_reads),
+    ("anchor-rectangles", "Page.anchors: the rectangle of each element with an id (how full a page is)",
+     _anchor_rectangles),
 )
 
 

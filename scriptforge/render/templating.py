@@ -1,0 +1,97 @@
+"""Views → HTML: the Jinja environment and sheet.css.
+
+- Templates are compiled once per process and kept compiled in the user cache
+  (``_CheckedBytecodeCache``: a damaged entry is compiled again, never fatal).
+- sheet.css (with the team colours of ``colours.css.j2``) is read once per `Templates` and, for
+  PDF and PNG, parsed once by WeasyPrint (`stylesheet`, passed as a user stylesheet, so any
+  ``<style>`` of a template still overrides it); the HTML output inlines it.
+- Filters: ``marks`` (the official texts' ``:reminder:`` and ``*TOKEN*`` as typography) and
+  ``css_string`` (``views.css_string``, the one CSS string quoter).
+"""
+
+import os
+from pathlib import Path
+
+import jinja2
+import markupsafe
+
+from scriptforge.model import TEAM_COLOURS
+from scriptforge.paths import TEMPLATES_DIR, cache_dir
+from scriptforge.render.pages import PAPER
+from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, css_string
+from scriptforge.render.weasy import FONTS_DIR, import_weasyprint
+
+
+def _bytecode_cache():
+    """Compiled templates kept in the user cache (saves compiling them in every cold run)."""
+    directory = cache_dir("jinja")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return _CheckedBytecodeCache(str(directory))
+
+
+class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates, but a damaged entry is compiled again, never fatal
+    (Jinja itself only survives a wrong magic number or checksum, not a truncated pickle)."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass  # a full or read-only cache only costs speed (Jinja removes its temporary)
+
+
+class Templates:
+    """The templates and sheet.css, loaded once; `html` makes a view's HTML."""
+
+    def __init__(self) -> None:
+        from scriptforge.markup import to_html
+
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            bytecode_cache=_bytecode_cache(),
+        )
+        self.env.filters["marks"] = to_html
+        self.env.filters["css_string"] = css_string
+        self.env.globals["BADGE_COLOURS"] = BADGE_COLOURS
+        self.css = (TEMPLATES_DIR / "sheet.css").read_text(encoding="utf-8") + self.env.get_template(
+            "colours.css.j2").render(teams=TEAM_COLOURS, badges=BADGE_COLOURS)
+        self._stylesheet = None  # a cache: sheet.css parsed
+
+    def html(self, view, template: str, *, font_faces: list[dict], standalone: bool) -> str:
+        """The HTML of `view` through `template`, with `font_faces` as ``@font-face`` rules;
+        `standalone`: the self-contained HTML output (sheet.css inlined, no WORD JOINERs: browsers
+        honour ``word-break: keep-all`` themselves, and the text stays plain to search and copy)."""
+        size, margin = PAPER[view.paper]
+        css = markupsafe.Markup(self.css if standalone else "")
+        html = self.env.get_template(template).render(
+            view=view, css=css, font_faces=font_faces, page_size=size, page_margin=margin, standalone=standalone)
+        return html.replace(WORD_JOINER, "") if standalone else html
+
+    @property
+    def stylesheet(self):
+        """sheet.css parsed once (it has no @font-face, so it serves every FontConfiguration)."""
+        if self._stylesheet is None:
+            weasyprint = import_weasyprint()
+            self._stylesheet = weasyprint.CSS(string=self.css, base_url=base_url(None))
+        return self._stylesheet
+
+
+def base_url(base_dir: Path | None) -> str:
+    """The base URL of a document whose relative URLs point into `base_dir` (the fonts folder
+    where there is none)."""
+    return Path(base_dir or FONTS_DIR).resolve().as_uri() + "/"
