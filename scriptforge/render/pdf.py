@@ -46,7 +46,8 @@ from scriptforge.model import TEAM_COLOURS
 from scriptforge.render.fit import SHRINK_STEPS, choose_scale
 from scriptforge.render.images import MAX_IMAGE_BYTES, SVG_TOTAL_ELEMENTS, checked_image, image_problem
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words, keep_words
-from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts
+from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts, \
+    with_margin_boxes
 
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
@@ -497,8 +498,8 @@ class Renderer:
         def lay(scale: float) -> list[float]:
             if scale == SHRINK_STEPS[0] and first is not None:
                 laid[scale] = first
-            else:
-                sized = replace(view, scale=scale)
+            else:  # without the page footer (`_numbered` gives the chosen layout its footers)
+                sized = replace(view, scale=scale, **({"footer": None, "art_notice": None} if view.footer else {}))
                 laid[scale] = self.layout(self.html(sized, template, system_fonts=system_fonts), base_dir, warnings,
                                           system_fonts=system_fonts)
             return [page_used(page) for page in laid[scale].pages]
@@ -547,16 +548,20 @@ class Renderer:
         return self._numbered([(part, template) for part, template, _ in parts], docs, base_dir, system_fonts)
 
     def _numbered(self, parts: list, docs: list, base_dir, system_fonts: bool) -> list:
-        """Parts laid out one by one each count their pages from 1: where the view has a footer,
-        each is laid out once more, at the text size it was fitted to (`laid_out_scale`), with its
-        pages numbered as pages of the whole output (page breaks do not depend on the footer)."""
-        if len(docs) < 2 or getattr(parts[0][0], "footer", None) is None:
+        """Parts laid out one by one each count their pages from 1 (or, fitted, have no footer):
+        where the view has a footer, each gets the footers of its pages numbered as pages of the
+        whole output, laid out over empty pages (``weasy.with_margin_boxes``); page breaks do not
+        depend on the footer."""
+        if getattr(parts[0][0], "footer", None) is None:
             return docs
         total, offset, out = sum(len(d.pages) for d in docs), 0, []
         for (part, template), doc in zip(parts, docs):
-            numbered = replace(part, scale=laid_out_scale(doc, part), footer=replace(part.footer, offset=offset, total=total))
-            again = self.layout(self.html(numbered, template, system_fonts=system_fonts), base_dir, [],
-                                system_fonts=system_fonts)
+            numbered = replace(part, scale=laid_out_scale(doc, part),
+                               footer=replace(part.footer, offset=offset, total=total, pages=len(doc.pages)))
+            footers = self.layout(self.html(numbered, "footers.html.j2", system_fonts=system_fonts), base_dir, [],
+                                  system_fonts=system_fonts)  # empty pages: only the footers are laid out again
+            again = with_margin_boxes(doc, footers) or self.layout(
+                self.html(numbered, template, system_fonts=system_fonts), base_dir, [], system_fonts=system_fonts)
             out.append(again if len(again.pages) == len(doc.pages) else doc)
             offset += len(doc.pages)
         return out
