@@ -1,11 +1,15 @@
 """Shrink to fit in at most three layouts: the scale the step-by-step search would pick, from a
 prediction made on the first layout."""
 
+from pathlib import Path
+
 from scriptforge.analysis import analyse
 from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
 from scriptforge.script import script_from_data
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Measured on corpus scripts (en, A4): each page's used height at every step, per part.
 MEASURED = {
@@ -84,3 +88,32 @@ def test_a_long_sheet_is_fitted_in_three_layouts_per_part(db, tmp_path):
         return len(renderer.layout(renderer.html(part), tmp_path, []).pages)
 
     assert sheet[2] == step_by_step(pages_at) and len(docs[0].pages) == sheet[3]
+
+
+def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, monkeypatch):
+    """The fitting lays pages out without footers and moves the footers, laid out over empty pages,
+    onto the chosen layout (weasy.with_margin_boxes): the PDF is the one laying each part out again
+    with its numbered footer gives; so is that of a crowded sheet, laid out first without them."""
+    import scriptforge.render.pdf as pdf
+    import scriptforge.render.views as views
+    from scriptforge.script import read_script
+
+    ids = [c for c, ch in db.characters.items() if ch.team in ("townsfolk", "outsider", "minion", "demon")][:40]
+    forty = analyse(script_from_data([{"id": "_meta", "name": "Forty", "author": "Tester"}, *ids], db,
+                                     "forty.json"), db)
+    example = analyse(read_script(ROOT / "examples" / "faith-trust-and-pixie-dust.json", db), db)
+
+    def pdf_of(analysis, module=None, name="", value=None):
+        with monkeypatch.context() as patched:
+            if module is not None:
+                patched.setattr(module, name, value)
+            renderer = Renderer()
+            docs = renderer.documents(make_view(analysis, "en", "a4", night=True), tmp_path, [])
+            return renderer.pdf_bytes(docs), renderer.fitted
+
+    moved, fitted = pdf_of(forty)
+    assert fitted  # the sheet did not fit at full size
+    assert pdf_of(forty, pdf, "with_margin_boxes", lambda document, donor: None)[0] == moved  # laid out again
+    assert pdf_of(forty, views, "CROWDED_ROWS", 0)[0] == moved
+    fits, fitted = pdf_of(example)
+    assert not fitted and pdf_of(example, views, "CROWDED_ROWS", 0)[0] == fits  # its footers moved on

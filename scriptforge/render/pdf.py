@@ -532,11 +532,12 @@ class Renderer:
                           f"the night sheet '{night.title}'"))
         firsts: list[Any] = [None] * len(parts)
         if len(parts) > 1:
-            whole = replace(view, scale=SHRINK_STEPS[0])
+            bare = view.footer is not None and view.crowded  # its footers are only laid out if it fits
+            whole = replace(view, scale=SHRINK_STEPS[0], **({"footer": None, "art_notice": None} if bare else {}))
             document = self.layout(self.html(whole, "sheet.html.j2", system_fonts=system_fonts), base_dir, warnings,
                                    system_fonts=system_fonts)
             if len(document.pages) == len(parts):
-                return [document]
+                return self._numbered([(view, "sheet.html.j2")], [document], base_dir, system_fonts) if bare else [document]
             firsts = _split_parts(document, len(parts))
         docs = []
         for (part, template, what), first in zip(parts, firsts):
