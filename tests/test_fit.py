@@ -1,15 +1,11 @@
 """Shrink to fit in at most three layouts: the scale the step-by-step search would pick, from a
 prediction made on the first layout."""
 
-from pathlib import Path
-
 from scriptforge.analysis import analyse
 from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
 from scriptforge.script import script_from_data
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # Measured on corpus scripts (en, A4): each page's used height at every step, per part.
 MEASURED = {
@@ -93,27 +89,25 @@ def test_a_long_sheet_is_fitted_in_three_layouts_per_part(db, tmp_path):
 def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, monkeypatch):
     """The fitting lays pages out without footers and moves the footers, laid out over empty pages,
     onto the chosen layout (weasy.with_margin_boxes): the PDF is the one laying each part out again
-    with its numbered footer gives; so is that of a crowded sheet, laid out first without them."""
+    with its numbered footer gives. Parts taken from the layout of the whole are laid out again
+    (alone, a night page carries its language-tag notes)."""
     import scriptforge.render.pdf as pdf
-    import scriptforge.render.views as views
-    from scriptforge.script import read_script
 
     ids = [c for c, ch in db.characters.items() if ch.team in ("townsfolk", "outsider", "minion", "demon")][:40]
-    forty = analyse(script_from_data([{"id": "_meta", "name": "Forty", "author": "Tester"}, *ids], db,
+    owl = {"id": "owl", "name": "Night Owl", "team": "townsfolk", "ability": "Each night, hoot.", "firstNight": 30,
+           "otherNight": 30}  # no Korean text: printed in English, tagged EN, its note on each night page
+    forty = analyse(script_from_data([{"id": "_meta", "name": "Forty", "author": "Tester"}, *ids, owl], db,
                                      "forty.json"), db)
-    example = analyse(read_script(ROOT / "examples" / "faith-trust-and-pixie-dust.json", db), db)
 
-    def pdf_of(analysis, module=None, name="", value=None):
+    def pdf_of(lang, **patches):
         with monkeypatch.context() as patched:
-            if module is not None:
-                patched.setattr(module, name, value)
+            for name, value in patches.items():
+                patched.setattr(pdf, name, value)
             renderer = Renderer()
-            docs = renderer.documents(make_view(analysis, "en", "a4", night=True), tmp_path, [])
+            docs = renderer.documents(make_view(forty, lang, "a4", night=True, back=True), tmp_path, [])
             return renderer.pdf_bytes(docs), renderer.fitted
 
-    moved, fitted = pdf_of(forty)
-    assert fitted  # the sheet did not fit at full size
-    assert pdf_of(forty, pdf, "with_margin_boxes", lambda document, donor: None)[0] == moved  # laid out again
-    assert pdf_of(forty, views, "CROWDED_ROWS", 0)[0] == moved
-    fits, fitted = pdf_of(example)
-    assert not fitted and pdf_of(example, views, "CROWDED_ROWS", 0)[0] == fits  # its footers moved on
+    for lang in ("en", "ko"):
+        moved, fitted = pdf_of(lang)
+        assert fitted  # the sheet did not fit at full size; the back page and the nights did
+        assert pdf_of(lang, with_margin_boxes=lambda document, donor: None)[0] == moved  # all laid out again

@@ -532,12 +532,11 @@ class Renderer:
                           f"the night sheet '{night.title}'"))
         firsts: list[Any] = [None] * len(parts)
         if len(parts) > 1:
-            bare = view.footer is not None and view.crowded  # its footers are only laid out if it fits
-            whole = replace(view, scale=SHRINK_STEPS[0], **({"footer": None, "art_notice": None} if bare else {}))
+            whole = replace(view, scale=SHRINK_STEPS[0])
             document = self.layout(self.html(whole, "sheet.html.j2", system_fonts=system_fonts), base_dir, warnings,
                                    system_fonts=system_fonts)
             if len(document.pages) == len(parts):
-                return self._numbered([(view, "sheet.html.j2")], [document], base_dir, system_fonts) if bare else [document]
+                return [document]
             firsts = _split_parts(document, len(parts))
         docs = []
         for (part, template, what), first in zip(parts, firsts):
@@ -546,23 +545,29 @@ class Renderer:
             else:
                 docs.append(self._fit(part, template, base_dir, warnings, what, system_fonts=system_fonts,
                                       first=first))
-        return self._numbered([(part, template) for part, template, _ in parts], docs, base_dir, system_fonts)
+        return self._numbered([(part, template) for part, template, _ in parts], docs, base_dir, system_fonts,
+                              [first for first in firsts if first is not None])
 
-    def _numbered(self, parts: list, docs: list, base_dir, system_fonts: bool) -> list:
+    def _numbered(self, parts: list, docs: list, base_dir, system_fonts: bool, from_whole: Sequence = ()) -> list:
         """Parts laid out one by one each count their pages from 1 (or, fitted, have no footer):
         where the view has a footer, each gets the footers of its pages numbered as pages of the
-        whole output, laid out over empty pages (``weasy.with_margin_boxes``); page breaks do not
-        depend on the footer."""
+        whole output, laid out over empty pages (``weasy.with_margin_boxes``; page breaks do not
+        depend on the footer); a part taken from the layout of the whole (`from_whole`) is laid out
+        again alone, at the text size it was fitted to (`laid_out_scale`), since a part alone
+        prints a little more (a night page's language-tag notes)."""
         if getattr(parts[0][0], "footer", None) is None:
             return docs
         total, offset, out = sum(len(d.pages) for d in docs), 0, []
         for (part, template), doc in zip(parts, docs):
             numbered = replace(part, scale=laid_out_scale(doc, part),
                                footer=replace(part.footer, offset=offset, total=total, pages=len(doc.pages)))
-            footers = self.layout(self.html(numbered, "footers.html.j2", system_fonts=system_fonts), base_dir, [],
-                                  system_fonts=system_fonts)  # empty pages: only the footers are laid out again
-            again = with_margin_boxes(doc, footers) or self.layout(
-                self.html(numbered, template, system_fonts=system_fonts), base_dir, [], system_fonts=system_fonts)
+            again = None
+            if not any(doc is whole for whole in from_whole):  # empty pages: only the footers are laid out
+                again = with_margin_boxes(doc, self.layout(self.html(numbered, "footers.html.j2", system_fonts=system_fonts),
+                                                           base_dir, [], system_fonts=system_fonts))
+            if again is None:
+                again = self.layout(self.html(numbered, template, system_fonts=system_fonts), base_dir, [],
+                                    system_fonts=system_fonts)
             out.append(again if len(again.pages) == len(doc.pages) else doc)
             offset += len(doc.pages)
         return out

@@ -157,11 +157,6 @@ def css_string(text: str) -> markupsafe.Markup:
     return markupsafe.Markup(f'"{safe}"')
 
 
-#: Character and jinx rows past which a sheet cannot fit on one page at full size (25 characters
-#: with their jinxes take one A4 page).
-CROWDED_ROWS = 60
-
-
 @dataclass
 class Footer:
     """The line at the foot of every page that ties a loose page to its script: the script's name
@@ -257,14 +252,6 @@ class SheetView:
     @property
     def page_classes(self) -> str:
         return "compact" if self.compact else ""
-
-    @property
-    def crowded(self) -> bool:
-        """Whether the sheet certainly takes more than one page at full size (more rows than fit
-        on a page even in two columns): the renderer then lays the pages out without their footers
-        until the text size is chosen (render/pdf.py)."""
-        rows = sum(len(team.characters) for team in (*self.teams, *self.extra_teams)) + len(self.jinxes)
-        return self.show_sheet and rows > CROWDED_ROWS
 
 
     def icons(self) -> Iterator[Icon]:
