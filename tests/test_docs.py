@@ -8,6 +8,7 @@ import shlex
 import subprocess
 import sys
 
+import click
 import pytest
 
 from scriptforge.cli import main
@@ -56,6 +57,49 @@ def test_the_readme_sample_commands_run(tmp_path, monkeypatch):
         finds = words[0] == "validate" or words[:2] == ["l10n", "check"]
         assert result.exit_code in ((0, 1) if finds else (0,)), (command, result.output)
         assert result.output.strip(), command
+
+
+def _readme_command_lines() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(?:sh|bash|console)\n(.*?)```", text, re.S)
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    inline = re.findall(r"`(scriptforge [^`]+)`", text)
+    return [re.sub(r"\s+#.*$", "", line) for line in [*lines, *inline] if line.startswith("scriptforge ")]
+
+
+def _command_of(words: list[str]) -> tuple[click.Command, list[str]]:
+    command: click.Command = main
+    while isinstance(command, click.Group) and words and words[0] in command.commands:
+        command = command.commands[words.pop(0)]
+    return command, words
+
+
+def _all_commands(group: click.Group, prefix: str = ""):
+    for name, command in group.commands.items():
+        if not command.hidden:
+            yield f"{prefix}{name}", command
+            if isinstance(command, click.Group):
+                yield from _all_commands(command, f"{prefix}{name} ")
+
+
+def test_every_option_the_readme_names_exists():
+    """Headings, inline examples and the blocks the sample test cannot run (builds, pack update)."""
+    global_options = {opt for param in main.params for opt in param.opts}
+    wrong = []
+    for line in _readme_command_lines():
+        command, words = _command_of(line.split()[1:])
+        options = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
+        options |= global_options | {"--help"}
+        wrong += [(line, option) for word in words
+                  for option in re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", word) if option not in options]
+    assert not wrong, f"README names options the commands do not have: {wrong}"
+
+
+def test_every_command_is_in_the_readme():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [name for name, _ in _all_commands(main)
+               if not re.search(rf"scriptforge {re.escape(name)}\b|`{re.escape(name)}`", text)]
+    assert not missing, f"commands the README does not mention: {missing}"
 
 
 def test_every_whitelisted_name_is_still_in_the_code():
