@@ -605,11 +605,20 @@ fetch_timeout_option = click.option(
          "together get four times that.")
 
 
+system_fonts_option = click.option(
+    "--system-fonts/--no-system-fonts", default=None, expose_value=False,
+    callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.system_fonts": value}),
+    help="Also use the system's fonts (fontconfig) on every page, or never (a page the bundled fonts "
+         "cannot set is then refused, naming the font package). Default: only where the bundled fonts "
+         "lack letters of the page (Japanese, Chinese, Thai …).")
+
+
 def _renderer(**options):
     from scriptforge.render.pdf import Renderer
 
-    seconds = click.get_current_context().meta.get("scriptforge.fetch_seconds", 5.0)
-    return Renderer(fetch_seconds=seconds, **options)
+    meta = click.get_current_context().meta
+    return Renderer(fetch_seconds=meta.get("scriptforge.fetch_seconds", 5.0),
+                    system_fonts=meta.get("scriptforge.system_fonts"), **options)
 
 
 def render_options(command, jobs=True):
@@ -633,6 +642,7 @@ def render_options(command, jobs=True):
                      help="Fetch remote images (homebrew `image` URLs) and keep them in the user cache, "
                           "which later builds use without the network. Off by default."),
         fetch_timeout_option,
+        system_fonts_option,
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Scripts rendered at a time: more than 1 forks worker processes after the "
                           "first script has loaded fonts and templates. Default: one process."),
@@ -740,9 +750,9 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
     from scriptforge.pipeline import build_game
     from scriptforge.render.outputs import output_format
-    from scriptforge.render.pdf import FORMATS, Renderer
+    from scriptforge.render.pdf import FORMATS
 
-    result = build_game(game, Renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
+    result = build_game(game, _renderer(dpi=dpi), out=out, lang=lang, paper=paper, fmt=output_format(out, fmt, FORMATS),
                         sheet=sheet, night=night, scripts=scripts, back=back, icons_dir=icons_dir,
                         options=_print_options())
     for warning in result.warnings:
@@ -842,6 +852,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Scripts rendered at a time (worker processes forked after the first script).")
+@system_fonts_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly
@@ -1054,24 +1065,28 @@ def _l10n_selection(game: str):
 @format_option
 @_fail_cleanly
 def l10n_status(game, fmt):
-    """Per language and field: how many texts are translated, missing and stale.
+    """Per language and field: texts translated, missing, stale, and their layer.
 
     Missing: the other language has the text, this one does not. Stale: the source text
-    changed after the translation was made (see `l10n confirm`). The other games' texts are
-    counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
+    changed after the translation was made (see `l10n confirm`). Layers: the built-in data
+    (scriptforge), each data pack by name, your translation layer (translations, written by
+    `l10n import`); the top layer's text wins (JSON: `layers` per field). The other games' texts
+    are counted per game (roles, steps, game texts) and their shared sheet words as games.ui.
 
     \b
     Example:
         scriptforge l10n status --game salem --format json
     """
     from scriptforge.l10n.provenance import status
+    from scriptforge.l10n.units import layer_order
     from scriptforge.text.l10n import status_text
 
-    table = status(*_l10n_selection(game))
+    db, games = _l10n_selection(game)
+    table = status(db, games)
     if fmt == "json":
         _print_json(table)
     else:
-        echo(status_text(table))
+        echo(status_text(table, layer_order(db)))
 
 
 @l10n.command("diff")
@@ -1085,6 +1100,9 @@ def l10n_status(game, fmt):
 @_fail_cleanly
 def l10n_diff(ids, source, target, against_file, game, fmt):
     """Show source and translation side by side per character and field; missing and stale marked.
+
+    Where a data pack or your translation layer is loaded, each text names the layer it comes
+    from (`ko (official): …`; JSON: `layers` per row, the built-in data being scriptforge).
 
     With --against FILE (official layout: {"roles": {id: {"name", "ability", "flavor", "first",
     "other"}}, "reminders": {...}, "jinxes": {...}}, night steps as roles dusk, minioninfo, ...),
@@ -1128,6 +1146,8 @@ def l10n_check(lang, include_official, game, fmt):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
+    Your own translations (l10n import) are checked as yours, also where a pack gives the text;
+    JSON names the layer of a text that is not the built-in data's (`data.layer`).
     By default BotC and the other games (Salem, Werewolf, Mafia) are checked; --game picks one.
 
     \b
@@ -1248,7 +1268,7 @@ def l10n_import(file, lang):
     data and every pack (so an edit wins over the official pack and survives upgrades); with
     $SCRIPTFORGE_DATA set, into that data folder instead. A malformed file or an entry naming an
     unknown character, field, token or jinx changes nothing and exits 2 with the file and line.
-    Each imported text records the hash of its msgid.
+    Each imported text records its msgid (and its hash) as its source.
 
     \b
     Example:
@@ -1369,6 +1389,8 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
         echo(diff_text(result.diff))
     for line in stale_text(result.build.stale):
         echo(line)
+    for note in result.notes:
+        echo(f"Info: {note}", err=True)
 
 
 @pack.command("list")
@@ -1530,6 +1552,7 @@ def _add_pack_option(group):
 @click.option("--allow-network", is_flag=True, help="Fetch remote images (homebrew `image` URLs). Off by default.")
 @print_options(*PRINT_OPTIONS)
 @fetch_timeout_option
+@system_fonts_option
 @homebrew_option
 @skip_unknown_option
 @_fail_cleanly

@@ -47,6 +47,13 @@ class Database:
     # lang -> text unit -> the English an official translation was made from (a pack's
     # <lang>/sources.yaml; see scriptforge.pack_sources): what `l10n diff` shows for a stale one
     official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    # lang -> text unit -> the source text a translation was made from, as our data records it
+    # beside its hash (`translated_from.texts`): the previous source of a stale translation
+    source_texts: dict[str, dict[str, str | tuple[str, ...]]] = field(default_factory=dict)
+    # lang -> text unit -> the name of the layer its text comes from, where a data pack or the
+    # user's translation layer is loaded ("scriptforge", a pack's name, "translations"); a unit
+    # not listed comes from the built-in data (`l10n status`, `l10n diff`)
+    unit_layers: dict[str, dict[str, str]] = field(default_factory=dict)
     # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
     script_advice: dict[str, Any] = field(default_factory=dict)
     # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
@@ -319,6 +326,7 @@ class _Loader(ProblemCollector):
         self.root = root
         self.languages = self._languages()
         self.provenance: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in self.languages}
+        self.source_texts: dict[str, dict[str, str | tuple[str, ...]]] = {lang: {} for lang in self.languages}
         self.text_layers: dict[tuple[str, str], dict[str, str]] = {}  # (lang, id) -> field -> layer name
 
     def _languages(self) -> tuple[str, ...]:
@@ -341,6 +349,8 @@ class _Loader(ProblemCollector):
         if block:
             for key, digest in block["hashes"].items():
                 self.provenance[lang][unit(key)] = (block["lang"], digest)
+            for key, text in block.get("texts", {}).items():
+                self.source_texts[lang][unit(key)] = text if isinstance(text, str) else tuple(text)
 
     def load(self) -> tuple[Database | None, list[DataError]]:
         facts_path = self.root / "characters.yaml"
@@ -437,6 +447,7 @@ class _Loader(ProblemCollector):
             data_dir=self.root,
             languages=self.languages,
             provenance=self.provenance,
+            source_texts=self.source_texts,
             setup_without_bracket=setup.get("without_bracket", {}),
             script_advice=setup.get("script_advice", {}),
         )
@@ -595,6 +606,7 @@ class _LayeredLoader(_Loader):
         self.origin: dict[str, str] = {}
         self.turned: dict[str, str] = {}  # jinx key written the other way round -> our key
         self.pack_units: dict[str, set[str]] = {}
+        self.unit_layers: dict[str, dict[str, str]] = {}  # lang -> text unit -> the last layer giving it
 
     def _languages(self) -> tuple[str, ...]:
         return tuple(code for code in codes() if any((layer / code).is_dir() for layer, _ in self.layers))
@@ -631,6 +643,9 @@ class _LayeredLoader(_Loader):
                         self.text_layers.setdefault((rel.parts[0], char_id), {})[text_field] = name
             elif schema == "jinx_texts":
                 data = {self.turned.get(k, k): v for k, v in data.items()}
+            if len(rel.parts) > 1 and rel.parts[0] in self.languages:
+                self.unit_layers.setdefault(rel.parts[0], {}).update(
+                    dict.fromkeys(_unit_keys(schema, data, record_id), name))
             merged = data if merged is None else self._merge(schema, merged, data)
         return merged
 
@@ -684,10 +699,34 @@ class _LayeredLoader(_Loader):
                 if self._has(f"{lang}/sources.yaml"):
                     block = self._read(self.root / lang / "sources.yaml", "pack_sources") or {}
                     sources[lang] = {key: record["text"] for key, record in block.get("texts", {}).items()}
-            db = replace(db, characters=chars, official_sources=sources,
+            db = replace(db, characters=chars, official_sources=sources, unit_layers=self.unit_layers,
                          pack_units={lang: frozenset(keys) for lang, keys in self.pack_units.items()},
                          packs=tuple(pack_label(root) for root, _ in self.layers[1:]))
         return db, problems
+
+
+def _unit_keys(schema: str, data: Any, record_id: str | None) -> list[str]:
+    """The text units (see scriptforge.l10n.units) a language file of one layer gives."""
+    if not isinstance(data, dict):
+        return []
+    if schema == "texts":
+        return [f"{record_id}.{key}" for key in data if key in TEXT_FIELDS]
+    if schema == "night_texts":
+        return [*(f"{char_id}.{text_field}" for night, text_field in NIGHT_REMINDER_FIELDS.items()
+                  for char_id in data.get(night, {})),
+                *(f"step.{step}.{key}" for step, texts in data.get("steps", {}).items() for key in texts)]
+    if schema in ("reminders", "jinx_texts"):
+        kind = "reminder" if schema == "reminders" else "jinx"
+        return [f"{kind}.{key}" for key in data if key != "translated_from"]
+    if schema == "ui":
+        def leaves(tree: Any, prefix: str) -> list[str]:
+            if isinstance(tree, dict):
+                return [path for key, value in tree.items() if key != "translated_from"
+                        for path in leaves(value, f"{prefix}.{key}")]
+            return [prefix] if isinstance(tree, str) else []
+
+        return leaves(data, "ui")
+    return []
 
 
 def _merge_layer_texts(loader: Any, old: Any, new: Any) -> Any:

@@ -39,6 +39,7 @@ class UpdateResult:
     languages_added: tuple[str, ...] = ()
     languages_removed: tuple[str, ...] = ()
     icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
+    notes: tuple[str, ...] = ()  # what the user should know about files given and not read
 
 
 def translation_file(lang: str) -> str:
@@ -92,6 +93,17 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
             raise InputError(f"expected a {expected} file, found a {source.kind} file", where=location)
         sources.append(source)
     return sources
+
+
+def unread_files(from_dir: Path | None) -> tuple[str, ...]:
+    """One line naming the official script tool's interface strings (`script/<code>.json`) in
+    `from_dir`, which are not read yet (their key layout is not known here), if there are any."""
+    found = sorted(p.name for p in (Path(from_dir) / "script").glob("*.json")) if from_dir is not None else []
+    if not found:
+        return ()
+    names = ", ".join(f"script/{name}" for name in found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+    return (f"{names}: the official script tool's interface strings are not read yet; sheet headings and "
+            f"footnotes use scriptforge's own interface words",)
 
 
 def installed_languages(target: Path) -> tuple[str, ...]:
@@ -156,4 +168,4 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     return UpdateResult(path=path, build=build, diff=diff,
                         languages_added=tuple(c for c in now if installed and c not in installed),
                         languages_removed=tuple(c for c in installed if c not in now),
-                        icons=icon_update if icons or icon_update.count else None)
+                        icons=icon_update if icons or icon_update.count else None, notes=unread_files(from_dir))

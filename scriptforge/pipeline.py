@@ -100,7 +100,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     With `keep_analysis` the result keeps the script's Analysis. `options`: the layout (columns,
     compact, font size, player table, the night's player count, Teensyville). `durable=False`
     writes without waiting for the disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
-    require_printable(lang, fmt)
+    require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -226,7 +226,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
-    require_printable(lang, fmt)
+    require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
@@ -236,7 +236,10 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
-    rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
+    try:
+        rendered = render_almanac(view, renderer, fmt, script_folder(script_path))
+    except InputError as exc:  # a page the fonts cannot set (--no-system-fonts): named by its script
+        raise exc if exc.where else InputError(str(exc), where=str(script_path)) from None
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, target)
@@ -252,7 +255,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.tokens import token_set
 
-    require_printable(lang)
+    require_printable(lang, system_fonts=renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))

@@ -132,13 +132,16 @@ def _commands(code: str, out: Path) -> list[list[str]]:
               ["l10n", "export", "-o", str(out / f"x-{code}.po")],
               ["list", "--game", "salem"], ["show", "--game", "werewolf", "seer"]]
     pages = [["build", script, "--back", "--night", "-o", str(out / f"b-{code}.html")],
-             ["nightsheet", script, "-o", str(out / f"n-{code}.html")],
-             ["almanac", script, "-o", str(out / f"a-{code}.html")],
-             ["tokens", script, "-o", str(out / f"t-{code}.html")],
-             ["watch", script, "--renders", "1", "-o", str(out / f"w-{code}.html")],
-             ["build", "--game", "salem", "-o", str(out / f"g-{code}.html")]]
+             ["nightsheet", script, "--system-fonts", "-o", str(out / f"n-{code}.html")],
+             ["almanac", script, "--no-system-fonts", "-o", str(out / f"a-{code}.html")],
+             ["tokens", script, "--system-fonts", "-o", str(out / f"t-{code}.html")],
+             ["watch", script, "--renders", "1", "--no-system-fonts", "-o", str(out / f"w-{code}.html")],
+             ["build", "--game", "salem", "--system-fonts", "-o", str(out / f"g-{code}.html")]]
+    other = "ko" if code == "en" else "en"  # l10n diff and status name their languages otherwise
+    l10n = [["l10n", "diff", "clockmaker", "--from", other, "--to", code],
+            ["l10n", "diff", "clockmaker", "--to", code, "--format", "json"]] + ([["l10n", "status"]] if code == "en" else [])
     return [[*c, "--lang", code] for c in single + pages] + [[*c, "--lang", f"{code}+en" if code != "en" else "ko+en"]
-                                                             for c in pages[:1]]
+                                                             for c in pages[:1]] + l10n
 
 
 def _no_traceback(args: list[str]) -> None:
@@ -157,6 +160,20 @@ def test_every_command_in_every_registry_language(with_pack, multi_home, tmp_pat
     for code in languages.codes():
         for args in _commands(code, tmp_path):
             _no_traceback(args)
+    if not with_pack:
+        return
+    from scriptforge.render.pdf import font_coverage
+
+    for code in languages.codes():  # a PDF with the bundled fonts only: printed, or refused in one line
+        result = CliRunner().invoke(main, ["tokens", str(EXAMPLE), "--only", "clockmaker", "--lang", code,
+                                           "--no-system-fonts", "-o", str(tmp_path / f"f-{code}.pdf")])
+        assert not result.exception or isinstance(result.exception, SystemExit), (code, result.exception)
+        if languages.unprintable_letters(code, font_coverage()):
+            [line] = [l for l in result.output.splitlines() if l.startswith("Error:")]
+            assert result.exit_code == 2 and f"--lang {code}: the bundled fonts cannot set" in line, result.output
+            assert any(package in line for package in languages.font_packages(code)), line
+        else:
+            assert result.exit_code == 0, (code, result.output)
 
 
 def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tmp_path, monkeypatch):
@@ -269,3 +286,55 @@ def test_a_po_round_trip_with_the_pack_installed_lands_in_the_user_layer(multi_h
     assert {p: p.read_bytes() for p in layer.rglob("*") if p.is_file()} == before
     # the installed package's data is never written
     assert not any(p.stat().st_mtime > po.stat().st_mtime for p in (Path(__file__).parents[1] / "data").rglob("*.yaml"))
+
+
+def test_l10n_status_and_diff_name_the_layer_of_each_text(multi_home, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shutil.copytree(multi_home, home, symlinks=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    runner = CliRunner()
+    po = tmp_path / "ko.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgctxt "steward.ability"\nmsgid "x"\nmsgstr "고친 집사 능력입니다."\n', encoding="utf-8")
+    assert runner.invoke(main, ["l10n", "import", str(po)]).exit_code == 0
+    table = json.loads(runner.invoke(main, ["l10n", "status", "--game", "botc", "--format", "json"]).output)
+    ability = table["ko"]["ability"]["layers"]
+    assert ability["translations"] == 1 and ability["official"] > 100 and ability["scriptforge"] > 0
+    assert sum(ability.values()) == table["ko"]["ability"]["translated"]
+    assert set(table["en"]["ability"]["layers"]) <= {"official", "scriptforge"}
+    assert table["de"]["name"]["layers"] == {"official": 2}  # the two German roles of the test file
+    text = runner.invoke(main, ["l10n", "status", "--game", "botc"]).output
+    summary = text.split("texts per layer")[1]
+    ko = next(line for line in summary.splitlines() if line.startswith("  ko: "))
+    assert ko.index("translations (your own) ") < ko.index("official (pack) ") < ko.index("scriptforge (built-in) ")
+    rows = {r["field"]: r for r in json.loads(runner.invoke(main, ["l10n", "diff", "steward", "--to", "ko",
+                                                                   "--format", "json"]).output)}
+    assert rows["ability"]["layers"] == {"en": "official", "ko": "translations"}
+    assert rows["name"]["layers"] == {"en": "official", "ko": "official"}
+    diff = runner.invoke(main, ["l10n", "diff", "steward", "clockmaker", "--to", "ko"]).output
+    assert "    ko (translations): 고친 집사 능력입니다." in diff and "    en (official): " in diff
+    # l10n check: your own text is checked as yours (a pack gives steward.ability too) and says its layer
+    check = json.loads(runner.invoke(main, ["l10n", "check", "--lang", "ko", "--game", "botc", "--format",
+                                            "json"]).output)
+    mine = [f for f in check["findings"] if (f["character"], f["field"]) == ("steward", "ability")]
+    assert mine and all(f["data"]["layer"] == "translations" and "official" not in f["data"] for f in mine)
+    assert any(f["code"] == "stale" and f["severity"] == "error" for f in mine)  # its msgid was not the English
+    clockmaker = diff.split("== clockmaker")[1]  # the pack gives its name, the built-in data its overview
+    assert "    ko (official): 시계공\n" in clockmaker and "    ko (scriptforge): \"당신은" in clockmaker
+
+
+def test_the_script_tools_interface_strings_are_named_as_not_read(multi_home, official_dir, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shutil.copytree(multi_home, home, symlinks=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    folder = tmp_path / "files"
+    shutil.copytree(official_dir, folder)
+    (folder / "script").mkdir()
+    for code in ("de", "ko"):
+        (folder / "script" / f"{code}.json").write_text("{}", encoding="utf-8")  # their layout is not known here
+    result = CliRunner().invoke(main, ["pack", "update", "--from", str(folder)])
+    assert result.exit_code == 0, result.output
+    [info] = [line for line in result.output.splitlines() if line.startswith("Info:")]
+    assert "script/de.json, script/ko.json" in info and "not read yet" in info
+    plain = CliRunner().invoke(main, ["pack", "update", "--from", str(official_dir)])
+    assert plain.exit_code == 0 and "Info:" not in plain.output

@@ -257,7 +257,9 @@ def test_provenance_is_loaded_and_stale_is_detected(data_copy):
                                         "ui.teams.minion.name"}
     block = YamlDoc.read(data_copy / "ko/characters/imp.yaml").data["translated_from"]
     assert block == {"lang": "en", "hashes": {"ability": text_hash(imp.texts["en"].ability),
-                                              "how_to_run": text_hash("\n".join(imp.texts["en"].how_to_run))}}
+                                              "how_to_run": text_hash("\n".join(imp.texts["en"].how_to_run))},
+                     "texts": {"ability": imp.texts["en"].ability, "how_to_run": list(imp.texts["en"].how_to_run)}}
+    assert db.source_texts["ko"]["imp.how_to_run"] == imp.texts["en"].how_to_run  # the source beside its hash
     assert status(db)["ko"]["ability"]["stale"] == 0
     _edit(data_copy / "en/night.yaml", lambda d: d["other_nights"].__setitem__("imp", "Wake the Imp."))
     _edit(data_copy / "en/ui.yaml", lambda d: d["teams"]["minion"].__setitem__("name", "Minion!"))
@@ -312,6 +314,10 @@ def test_cli_status(runner):
     assert table["en"]["ability"]["translated"] + table["en"]["ability"]["missing"] == len(load_database().characters)
     text = runner.invoke(main, ["l10n", "status"]).output
     assert "reminder_labels" in text and "glossary" in text
+    # without packs every text comes from the built-in data
+    assert table["ko"]["ability"]["layers"] == {"scriptforge": table["ko"]["ability"]["translated"]}
+    assert "glossary" in table["ko"] and "layers" not in table["ko"]["glossary"]
+    assert text.splitlines()[-1].startswith("  ko: scriptforge (built-in) ")
 
 
 def test_cli_check_exit_codes_and_json(runner, data_copy):

@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.l10n.provenance import STALE, state, source_of
+from scriptforge.translations import NAME as USER_LAYER
 from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
 from scriptforge.languages import detect, present, writing_systems
 from scriptforge.languages import get as get_language
@@ -648,6 +649,8 @@ def run_checks(db, langs=None, ignore=(), select=None, games=None, include_offic
     A finding on an official text (one a data pack gives, or a text the official translation
     lacks) is no error of ours: it is left out, or with `include_official` kept after ours as
     `info` with `data.official` set (to report upstream; the official files are not "fixed" here).
+    A text of your translation layer is yours, even where a pack gives one too. `data.layer`
+    names the layer of a text that is not the built-in data's.
     """
     chosen = Selection.of(select or (), ignore, domain="l10n")
     ctx = Context(db, langs, games)
@@ -655,11 +658,26 @@ def run_checks(db, langs=None, ignore=(), select=None, games=None, include_offic
     for code, registered in REGISTRY.items():
         if chosen.wants(code):
             for found in registered.function(ctx):
-                if is_official(db, found):
+                layer = layer_of_finding(db, found)
+                if layer:
+                    found = replace(found, data={**found.data, "layer": layer})
+                if layer != USER_LAYER and is_official(db, found):  # your own correction is checked as ours
                     theirs.append(replace(found, severity="info", data={**found.data, "official": True}))
                 else:
                     ours.append(found)
     return ours + theirs if include_official else ours
+
+
+def layer_of_finding(db, found: Finding) -> str | None:
+    """The layer the text of a finding comes from, where it is not the built-in data (a pack's
+    name, or "translations" for the user's own): JSON's `data.layer`."""
+    if db is None or found.game not in (None, "botc") or found.lang is None:
+        return None
+    from scriptforge.l10n.units import BUILT_IN
+
+    key = f"{found.character}.{found.field}" if found.character else found.field
+    layer = db.unit_layers.get(found.lang, {}).get(key or "")
+    return layer if layer != BUILT_IN else None
 
 
 def is_official(db, found: Finding) -> bool:

@@ -7,8 +7,8 @@ from scriptforge.games import SCRIPTED_GAME, scripted
 from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
-from scriptforge.l10n.provenance import state
-from scriptforge.l10n.units import character_units, game_units, selected_units
+from scriptforge.l10n.provenance import previous_source, state
+from scriptforge.l10n.units import BUILT_IN, character_units, game_units, layer_of, selected_units
 from scriptforge.ids import normalize_id, token_id
 from scriptforge.model import NIGHT_TABLE
 
@@ -31,16 +31,16 @@ def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:
         units = selected_units(db, games)
     rows = []
     for unit in units:
-        rows.append({"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
-                     source: unit.text(source), target: unit.text(target),
-                     "state": state(db, unit, target)})
-    for row in rows:
-        for lang in (source, target):
-            if isinstance(row[lang], tuple):
-                row[lang] = list(row[lang])
-        was = db.official_sources.get(target, {}).get(row["key"]) if db is not None else None
-        if row["state"] == "stale" and was is not None and was != row[source]:
-            row["translated_from"] = was  # the English this official translation was made from
+        row = {"key": unit.key, "game": unit.game, "character": unit.character, "field": unit.field,
+               source: unit.text(source), target: unit.text(target), "state": state(db, unit, target),
+               "layers": {lang: layer_of(db, unit, lang) for lang in (source, target)}}
+        was = previous_source(db, unit, target) if row["state"] == "stale" else None
+        if was is not None and was != row[source]:
+            row["translated_from"] = was  # the source text this translation was made from
+        for key in (source, target, "translated_from"):
+            if isinstance(row.get(key), tuple):
+                row[key] = list(row[key])
+        rows.append(row)
     return rows
 
 
@@ -58,7 +58,10 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
 
 
 def diff_text(rows: list[dict], source: str, target: str) -> str:
+    """Rows as text; where a text comes from another layer than the built-in data in any row
+    (a pack is loaded, or your translations), each text names its layer: `ko (official): …`."""
     lines, current = [], object()
+    layered = any(layer not in (None, BUILT_IN) for row in rows for layer in row.get("layers", {}).values())
     for row in rows:
         game = row.get("game", SCRIPTED_GAME)
         here = (game, row["character"])
@@ -76,9 +79,11 @@ def diff_text(rows: list[dict], source: str, target: str) -> str:
             value = row[lang]
             if isinstance(value, list):
                 value = " | ".join(value)
-            lines.append(f"    {lang}: {value if value is not None else '—'}")
-        if row.get("translated_from"):
-            lines.append(f"    translated from: {row['translated_from']}")
+            layer = row.get("layers", {}).get(lang) if layered else None
+            lines.append(f"    {lang}{f' ({layer})' if layer else ''}: {value if value is not None else '—'}")
+        was = row.get("translated_from")
+        if was:
+            lines.append(f"    translated from: {' | '.join(was) if isinstance(was, list) else was}")
     return "\n".join(lines)
 
 

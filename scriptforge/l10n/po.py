@@ -4,7 +4,9 @@
 One entry per text unit: msgctxt is the unit key (`imp.ability`, list items `imp.how_to_run.2`,
 `imp.first_night_reminder`, `step.dusk.name`, `reminder.safe`, `jinx.widow-damsel`,
 `ui.teams.minion.name`), msgid the source-language text, msgstr the target-language text.
-A stale translation is exported as fuzzy; fuzzy and empty entries are not imported.
+A stale translation is exported as fuzzy, with the source it was made from as `#| msgid` where
+that is recorded (our data keeps it beside the hash, a pack in `<lang>/sources.yaml`; of a list,
+only the items that changed are fuzzy); fuzzy and empty entries are not imported.
 
 Import checks everything before it writes anything: a malformed file, an unknown character,
 field, token, jinx or UI path, or a result that breaks a data file's schema is refused with the
@@ -18,8 +20,7 @@ from typing import Any, NoReturn
 
 from scriptforge.errors import InputError
 from scriptforge.userfiles import read_bytes, value_problem
-from scriptforge.l10n.provenance import STALE, YamlDoc, set_hashes, slot, state, write_docs
-from scriptforge.ids import text_hash
+from scriptforge.l10n.provenance import STALE, YamlDoc, previous_source, set_sources, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units
 from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
 from scriptforge.languages import get as get_language, official, resolve, translation_source
@@ -57,17 +58,24 @@ def export_po(db, lang: str) -> bytes:
         src, tgt = unit.text(source), unit.text(lang)
         if src is None:
             continue
-        flags = ("fuzzy",) if state(db, unit, lang) == STALE else ()
+        stale = state(db, unit, lang) == STALE
+        flags = ("fuzzy",) if stale else ()
+        was = previous_source(db, unit, lang) if stale else None  # the source the translation was made from
         label = db.characters[unit.character].name(official()) if unit.character else None
         comment = [f"{label}: {unit.field}"] if label else []
         if unit.field in LIST_FIELDS:
             tgt = tgt or ()
             note = [f"{source} has {len(src)} items, {lang} {len(tgt)}"] if len(src) != len(tgt) else []
+            old = tuple(was) if isinstance(was, (list, tuple)) else None
             for i, item in enumerate(src):
+                before = old[i] if old is not None and i < len(old) else None
+                # with the old list known, only the items that changed are fuzzy
+                fuzzy = flags if old is None or before != item else ()
                 entries.append(pofile.Entry(item, tgt[i] if i < len(tgt) else "", f"{unit.key}.{i + 1}",
-                                            comment + note, flags))
+                                            comment + note, fuzzy, before))
         else:
-            entries.append(pofile.Entry(src, tgt or "", unit.key, comment, flags))
+            entries.append(pofile.Entry(src, tgt or "", unit.key, comment, flags,
+                                        was if isinstance(was, str) else None))
     return pofile.write(header, entries, _HEADER.format(source=source, target=lang))
 
 
@@ -177,7 +185,7 @@ def apply_changes(db, lang: str, changes: list[Change], path, root: Path | None 
     source = _source(db, lang)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
-    hashes: dict[Path, dict] = {}
+    sources: dict[Path, dict] = {}
     lists: dict[str, list] = {}
     for change in sorted(changes, key=lambda c: (c.key, c.index or 0)):
         where = slot(root, lang, change.key)
@@ -198,9 +206,9 @@ def apply_changes(db, lang: str, changes: list[Change], path, root: Path | None 
         else:
             _set(doc, where, lang, change.key, change.text, db)
             basis = change.msgid
-        hashes.setdefault(where.path, {})[where.hash_key] = text_hash(basis)
-    for doc_path, table in hashes.items():
-        set_hashes(docs[doc_path], source, table)
+        sources.setdefault(where.path, {})[where.hash_key] = basis
+    for doc_path, table in sources.items():
+        set_sources(docs[doc_path], source, table)
     first_line: dict[Path, int] = {}
 
     def has_texts(char_id: str) -> bool:  # the character has `lang` texts below a partial layer

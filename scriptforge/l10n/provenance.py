@@ -1,5 +1,7 @@
 """Where a translation came from: per text unit, the hash of the source text it was translated
-from, kept in a `translated_from: {lang, hashes}` block of the file that holds the translation.
+from and that source text itself, kept in a `translated_from: {lang, hashes, texts}` block of the
+file that holds the translation (the text is what a translator is shown as the previous source,
+`#| msgid`, once the source changes; a hash recorded without its text still marks the unit stale).
 
 - data/<lang>/characters/<id>.yaml: hashes keyed by field (ability, flavor, how_to_run, ...);
 - data/<lang>/night.yaml: keyed "first_night.<id>", "other_nights.<id>", "steps.<step>.<field>";
@@ -45,6 +47,21 @@ def source_of(db, unit: Unit, lang: str) -> str | None:
     """The language `lang`'s text of `unit` was translated from, if recorded."""
     recorded = _recorded(db, unit, lang)
     return recorded[0] if recorded else None
+
+
+def previous_source(db, unit: Unit, lang: str) -> str | tuple[str, ...] | None:
+    """The source text `lang`'s translation of `unit` was made from, where it is known: what our
+    data records beside the hash, else the English a pack's official translation was made from
+    (`<lang>/sources.yaml`); only a text whose hash is the recorded one (a later layer may record
+    a newer hash without its text)."""
+    recorded = _recorded(db, unit, lang)
+    if not recorded:
+        return None
+    for table in (db.source_texts, db.official_sources):
+        text = table.get(lang, {}).get(unit.key)
+        if text is not None and text_hash(text) == recorded[1]:
+            return text
+    return None
 
 
 def _recorded(db, unit: Unit, lang: str):
@@ -109,11 +126,18 @@ def _order_hashes(hashes: dict, path: Path) -> dict:
     return dict(sorted(hashes.items()))
 
 
-def set_hashes(doc: YamlDoc, source: str, hashes: dict[str, str]) -> None:
-    """Merge `hashes` into the document's translated_from block (kept last in the file)."""
+def set_sources(doc: YamlDoc, source: str, texts: dict[str, str | list[str] | tuple[str, ...]]) -> None:
+    """Record `texts` (hash key -> the source text translated) in the document's translated_from
+    block (kept last in the file): each text's hash, and the text beside it. A text kept from
+    before whose hash is no longer the recorded one is dropped."""
     block = doc.data.pop("translated_from", None) or {"lang": source, "hashes": {}}
-    merged = {**block["hashes"], **hashes}
-    doc.data["translated_from"] = {"lang": source, "hashes": _order_hashes(merged, doc.path)}
+    hashes = _order_hashes({**block["hashes"], **{key: text_hash(text) for key, text in texts.items()}}, doc.path)
+    kept = {**block.get("texts", {}), **{key: text if isinstance(text, str) else list(text)
+                                         for key, text in texts.items()}}
+    doc.data["translated_from"] = {"lang": source, "hashes": hashes}
+    kept = {key: kept[key] for key in hashes if key in kept and text_hash(kept[key]) == hashes[key]}
+    if kept:
+        doc.data["translated_from"]["texts"] = kept
 
 
 @contextmanager
@@ -194,7 +218,7 @@ def plan_confirm(db, lang: str | None = None, keys=None) -> list[tuple[str, str,
 
 
 def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
-    """Record the current source text's hash for each planned unit; returns the files written."""
+    """Record the current source text (and its hash) for each planned unit; returns the files written."""
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
     per_doc: dict[Path, tuple[str, dict]] = {}
@@ -206,35 +230,41 @@ def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
         if where.path not in docs:
             docs[where.path] = YamlDoc.read(where.path)
             per_doc[where.path] = (source, {})
-        per_doc[where.path][1][where.hash_key] = text_hash(value)
-    for path, (source, hashes) in per_doc.items():
-        set_hashes(docs[path], source, hashes)
+        per_doc[where.path][1][where.hash_key] = value
+    for path, (source, texts) in per_doc.items():
+        set_sources(docs[path], source, texts)
     return write_docs(list(docs.values()), db.data_dir)
 
 
 def status(db, games=None) -> dict:
-    """{lang: {group: {translated, missing, stale}}} for every unit, plus the glossary.
+    """{lang: {group: {translated, missing, stale, layers}}} for every unit, plus the glossary
+    (without layers); `layers` counts the texts per layer they come from (l10n.units.layer_of).
 
     `db` is the BotC database (None: left out); `games` maps other games' ids to their
     `GameDatabase`, whose units follow in groups `<game>.roles`, `<game>.steps`, `<game>.game`
     and `games.ui`.
     """
-    from scriptforge.l10n.units import GROUPS, glossary_keys, selected_units
+    from scriptforge.l10n.units import GROUPS, glossary_keys, layer_of, selected_units
 
     games = games or {}
     units = selected_units(db, games)
     groups = list(GROUPS) if db is not None else []
     groups += [u.group for u in units if not scripted(u.game) and u.group not in groups]
     langs = unit_languages(db, units)
-    out = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0} for g in groups} for lang in langs}
+    out: dict = {lang: {g: {TRANSLATED: 0, MISSING: 0, STALE: 0, **({} if g == "glossary" else {"layers": {}})}
+                        for g in groups} for lang in langs}
     for unit in units:
         for lang in langs:
+            cell = out[lang][unit.group]
             st = state(db, unit, lang)
             if st == STALE:
-                out[lang][unit.group][TRANSLATED] += 1
-                out[lang][unit.group][STALE] += 1
+                cell[TRANSLATED] += 1
+                cell[STALE] += 1
             elif st:
-                out[lang][unit.group][st] += 1
+                cell[st] += 1
+            layer = layer_of(db, unit, lang)
+            if layer is not None:
+                cell["layers"][layer] = cell["layers"].get(layer, 0) + 1
     if db is None:
         return out
     keys = {lang: glossary_keys(db, lang) for lang in langs}

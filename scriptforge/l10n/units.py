@@ -69,6 +69,26 @@ def source_language(unit: "Unit", lang: str, db=None) -> str | None:
     return next((other for other in fallback_chain(lang) if other != lang and unit.text(other) is not None), None)
 
 
+#: The layer of the built-in data (as `show --format json`'s text_layers names it).
+BUILT_IN = "scriptforge"
+
+
+def layer_of(db, unit: Unit, lang: str) -> str | None:
+    """The layer `unit`'s text in `lang` comes from: the built-in data ("scriptforge"), a data
+    pack's name, or the user's translation layer ("translations"); None where it has no text.
+    The other games' texts are all built-in."""
+    if unit.text(lang) is None:
+        return None
+    if db is None or not scripted(unit.game):
+        return BUILT_IN
+    return db.unit_layers.get(lang, {}).get(unit.key, BUILT_IN)
+
+
+def layer_order(db) -> tuple[str, ...]:
+    """Every layer's name, the top one (the one whose texts win) first."""
+    return (*reversed([name for name, _ in (db.packs if db is not None else ())]), BUILT_IN)
+
+
 def unit_languages(db, units) -> tuple[str, ...]:
     """The languages of the database (else of the units' texts), in registry order."""
     if db is not None:

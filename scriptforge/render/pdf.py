@@ -45,6 +45,7 @@ from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.model import TEAM_COLOURS
 from scriptforge.render.fit import SHRINK_STEPS, choose_scale
 from scriptforge.render.images import MAX_IMAGE_BYTES, SVG_TOTAL_ELEMENTS, checked_image, image_problem
+from scriptforge.render.system_fonts import Choice, bundled_only_refusal, use_system_fonts
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import FONTS_DIR, html_document, import_weasyprint, only_bundled_fonts, \
     with_margin_boxes
@@ -122,9 +123,10 @@ def font_coverage() -> frozenset[int]:
     return _cmap_cache[key]
 
 
-def require_printable(sheet_lang: str, fmt: str = "pdf") -> None:
+def require_printable(sheet_lang: str, fmt: str = "pdf", system_fonts: "Choice" = None) -> None:
     """Refuse (InputError, one line) a sheet language whose letters neither the bundled fonts nor
-    a system font can set, naming the package to install. Where only system fonts have them, the
+    a system font can set, naming the package to install (with `system_fonts` False: that the
+    bundled fonts cannot set; see render.system_fonts). Where only system fonts have them, the
     render takes them (the glyph check in `_prepare` sees the letters the bundled fonts lack). HTML
     is never refused: the browser sets it with its own fonts."""
     from scriptforge.languages import font_packages, get, shown, unprintable_letters
@@ -133,6 +135,8 @@ def require_printable(sheet_lang: str, fmt: str = "pdf") -> None:
         return
     for code in shown(sheet_lang):
         missing = unprintable_letters(code, font_coverage())
+        if missing and system_fonts is False:
+            raise InputError(bundled_only_refusal(f"--lang {code}: ", missing, font_packages(code)))
         if missing and not system_fonts_cover(missing):
             language = get(code)
             install = " or ".join(font_packages(code)) or "a font for it"
@@ -216,9 +220,10 @@ class Renderer:
     """Templates, CSS and fonts loaded once; render many sheets in one process."""
 
     def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None, dpi: int = PNG_DPI,
-                 fetch_seconds: float = FETCH_SECONDS, packs: Sequence[Path] = ()):
+                 fetch_seconds: float = FETCH_SECONDS, packs: Sequence[Path] = (), system_fonts: Choice = None):
         from scriptforge.fetch import Budget
 
+        self.system_fonts = system_fonts  # None: where the bundled fonts lack letters (render.system_fonts)
         self.allow_network = allow_network
         self.fetch_seconds = fetch_seconds  # per remote picture; the whole command gets FETCH_TOTAL_TIMES that
         self.fetch_budget = Budget(seconds=FETCH_TOTAL_TIMES * fetch_seconds, bytes=FETCH_TOTAL_BYTES)
@@ -601,7 +606,7 @@ class Renderer:
             return self._render(view, fmt, base_dir, warnings)
 
     def _render(self, view, fmt, base_dir, warnings) -> Rendered:
-        view, missing = self._prepare(view, base_dir, warnings)
+        view, missing = self._prepare(view, base_dir, warnings, fmt)
         if fmt == "html":
             return self._html_output(view, "sheet.html.j2", warnings)
         return self._pdf_output(self.documents(view, base_dir, warnings, system_fonts=missing), fmt, warnings)
@@ -613,7 +618,7 @@ class Renderer:
         `balance`, a last page under a quarter used is saved by smaller text where it can be."""
         warnings: list[str] = []
         with _captured_weasyprint_warnings(warnings):
-            view, missing = self._prepare(view, base_dir, warnings)
+            view, missing = self._prepare(view, base_dir, warnings, fmt)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             html = self.html(view, template, system_fonts=missing)
@@ -642,10 +647,12 @@ class Renderer:
                 return tighter
         return document
 
-    def _prepare(self, view, base_dir, warnings: list[str]):
+    def _prepare(self, view, base_dir, warnings: list[str], fmt: str = "pdf"):
         """(the view to lay out — a copy with Korean words kept whole and the icons resolved —,
-        whether it has text the bundled fonts lack: the system fonts then draw it)."""
+        whether the system's fonts are used beside the bundled ones: by default where it has text
+        the bundled fonts lack; see render.system_fonts)."""
         missing = missing_glyphs(view.all_text())
+        system_fonts = use_system_fonts(self.system_fonts if fmt != "html" else None, missing)  # HTML: the browser's fonts
         warning = missing_glyph_warning(missing)
         if warning:
             warnings.append(warning)
@@ -654,7 +661,7 @@ class Renderer:
         self.resolve_icons(icons, base_dir, warnings)
         if any(icon.official for icon in icons):  # official art on the pages: the community-content notice
             laid_out.art_notice = keep_words(laid_out.labels.get("art_notice") or "") or None
-        return laid_out, bool(missing)
+        return laid_out, system_fonts
 
     def _html_output(self, view, template: str, warnings: list[str]) -> Rendered:
         html = self.html(view, template, embed_fonts=True)

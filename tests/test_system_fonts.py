@@ -1,0 +1,81 @@
+"""--system-fonts / --no-system-fonts: the system's fonts (fontconfig) beside the bundled ones
+always, never (a page the bundled fonts cannot set is refused with the package to install), or,
+by default, only where the bundled fonts lack letters of the page."""
+
+import io
+import json
+
+from click.testing import CliRunner
+from pypdf import PdfReader
+import pytest
+
+from scriptforge.cli import main
+from scriptforge.errors import InputError
+from scriptforge.render.pdf import system_fonts_cover
+from scriptforge.render.system_fonts import font_packages_for, use_system_fonts
+from tests.conftest import EXAMPLES
+
+EXAMPLE = str(EXAMPLES / "faith-trust-and-pixie-dust.json")
+
+
+def _script(tmp_path, name: str) -> str:
+    """A small script with a homebrew Townsfolk named `name`."""
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps([{"id": "_meta", "name": "Fonts"}, "clockmaker", "chef", "imp", "recluse",
+                                {"id": "kitsune", "name": name, "team": "townsfolk",
+                                 "ability": "You start knowing a fox."}], ensure_ascii=False), encoding="utf-8")
+    return str(path)
+
+
+def _text(pdf) -> str:
+    return " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.read_bytes())).pages)
+
+
+def test_the_choice_in_the_library():
+    assert use_system_fonts(None, "") is False and use_system_fonts(None, "狐") is True
+    assert use_system_fonts(True, "") is True and use_system_fonts(False, "") is False
+    with pytest.raises(InputError) as refused:
+        use_system_fonts(False, "狐")
+    assert "狐" in str(refused.value) and "fonts-noto-cjk" in str(refused.value)
+    assert font_packages_for("狐あก") == ("fonts-noto-cjk", "fonts-thai-tlwg")
+
+
+def test_no_system_fonts_refuses_a_language_the_bundled_fonts_cannot_set_in_one_line(tmp_path):
+    result = CliRunner().invoke(main, ["build", EXAMPLE, "--lang", "ja", "--no-system-fonts",
+                                       "-o", str(tmp_path / "ja.pdf")])
+    assert result.exit_code == 2
+    [line] = result.output.strip().splitlines()
+    assert "--lang ja: the bundled fonts cannot set" in line and "fonts-noto-cjk" in line
+    assert not (tmp_path / "ja.pdf").exists()
+    # HTML is never refused: the browser sets it
+    html = CliRunner().invoke(main, ["build", EXAMPLE, "--lang", "ja", "--no-system-fonts",
+                                     "-o", str(tmp_path / "ja.html")])
+    assert html.exit_code == 0, html.output
+
+
+def test_no_system_fonts_refuses_a_page_with_letters_the_bundled_fonts_lack(tmp_path):
+    script = _script(tmp_path, "狐の子")
+    for command in (["build"], ["nightsheet"], ["almanac"], ["tokens"]):
+        result = CliRunner().invoke(main, [*command, script, "--lang", "en", "--no-system-fonts",
+                                           "-o", str(tmp_path / "out.pdf")])
+        assert result.exit_code == 2, (command, result.output)
+        [line] = [l for l in result.output.strip().splitlines() if l.startswith("Error")]
+        assert "s.json: the bundled fonts cannot set" in line and "狐" in line and "fonts-noto-cjk" in line, line
+        assert not (tmp_path / "out.pdf").exists()
+
+
+def test_system_fonts_on_a_page_the_bundled_fonts_set_alone_changes_no_text(tmp_path):
+    plain, forced = tmp_path / "plain.pdf", tmp_path / "forced.pdf"
+    for out, flags in ((plain, []), (forced, ["--system-fonts"])):
+        result = CliRunner().invoke(main, ["build", EXAMPLE, "--lang", "ko", "-o", str(out), *flags])
+        assert result.exit_code == 0, result.output
+    assert "시계공" in _text(forced) and _text(forced) == _text(plain)
+
+
+def test_by_default_a_system_font_sets_what_the_bundled_fonts_lack(tmp_path):
+    if not system_fonts_cover("狐の子"):
+        pytest.skip("no system font sets Japanese here (Debian: apt-get install fonts-noto-cjk)")
+    out = tmp_path / "s.pdf"
+    result = CliRunner().invoke(main, ["build", _script(tmp_path, "狐の子"), "--lang", "en", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "狐の子" in _text(out)
