@@ -56,6 +56,9 @@ class Recorder:
         self.out, self.main, self.runner = out, main, CliRunner()
         self.temporary: list[tuple[str, bytes]] = [(os.environ["XDG_DATA_HOME"], b"$DATA"),
                                                    (os.environ["XDG_CACHE_HOME"], b"$CACHE")]
+        # so that two checkouts (a worktree beside main) compare equal
+        shared = ROOT.parent / "shared"
+        self.temporary += [(str(shared), b"$SHARED"), (str(shared.resolve()), b"$SHARED"), (str(ROOT), b"$ROOT")]
         out.mkdir(parents=True, exist_ok=True)
 
     def run(self, name: str, args: list[str]) -> bytes:

@@ -9,7 +9,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import ScriptforgeError
-from scriptforge.games import GAMES, SCRIPTED_GAME
+from scriptforge.games import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME
 from scriptforge.model import TEAMS
 
 class LanguageChoice(click.ParamType):
@@ -138,17 +138,34 @@ def _homebrew_dir():
     return click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
 
 
-def _complete_character(ctx, param, incomplete):
-    """Shell completion of a character argument: ids and names in every language (the cached
-    database, so it is quick); where none matches, the shell completes a file name instead."""
+def _rule_sets(choice: str):
+    """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
+    every one (l10n's "all")."""
+    from scriptforge.games import load_games, selection
+
+    with_scripts, others = selection(choice)
+    return (_db() if with_scripts else None), load_games(others)
+
+
+def _complete_name(ctx, param, incomplete):
+    """Shell completion of a character, role or step argument: ids and names in every language of
+    the rule sets the command's --game chose (BotC's database by default; the cached databases, so
+    it is quick); where none matches, the shell completes a file name instead (a homebrew YAML file)."""
     from click.shell_completion import CompletionItem
 
     try:
         with ctx:
-            names = _db().completions(incomplete)
+            names = [name for where in _name_sources(ctx.params.get("game") or SCRIPTED_GAME)
+                     for name in where.complete(incomplete)]
     except ScriptforgeError:  # a broken data folder: no suggestions rather than an error mid-line
         names = []
-    return [CompletionItem(name) for name in names] or [CompletionItem(incomplete, type="file")]
+    return [CompletionItem(name) for name in dict.fromkeys(names)] or [CompletionItem(incomplete, type="file")]
+
+
+def _name_sources(choice: str) -> list:
+    """The databases whose names a --game choice takes: BotC's, then the other games chosen."""
+    db, games = _rule_sets(choice)
+    return [*([db] if db is not None else []), *games.values()]
 
 
 def _data_dir():
@@ -216,7 +233,7 @@ def homebrew_option(command):
 def game_option(command):
     """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
     return click.option("--game", type=click.Choice(list(GAMES)), default=SCRIPTED_GAME,
-                        show_default=True, help="Rule set: botc, or salem, werewolf, mafia.")(command)
+                        show_default=True, help=f"Rule set: {SCRIPTED_GAME}, or {', '.join(OTHER_GAMES)}.")(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -244,14 +261,13 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --team demon --lang ko
         scriptforge list --game salem --lang ko
     """
-    from scriptforge.text import reference
-
     from scriptforge.games import rule_set
 
     if not rule_set(game).from_scripts:
-        from scriptforge.games import list_output
+        from scriptforge.text.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
+    from scriptforge.text import reference
 
     db = _db()
     rows = reference.list_rows(db, lang, team, edition)
@@ -262,7 +278,7 @@ def list_command(team, edition, lang, game, fmt):
 
 
 @main.command()
-@click.argument("name", shell_complete=_complete_character)
+@click.argument("name", shell_complete=_complete_name)
 @click.option("--lang", type=LANGS, default=_default("both"), show_default=True,
               help="One language, or two joined by '+' (ko+en) to show both.")
 @game_option
@@ -278,14 +294,13 @@ def show(name, lang, game, fmt):
         scriptforge show "릴 몬스타" --lang ko --format json
         scriptforge show 자백 --game salem
     """
-    from scriptforge.text import reference
-
     from scriptforge.games import rule_set
 
     if not rule_set(game).from_scripts:
-        from scriptforge.games import show_output
+        from scriptforge.text.games import show_output
 
-        return echo(show_output(game, name, reference.languages(lang), fmt))
+        return echo(show_output(game, name, lang, fmt))
+    from scriptforge.text import reference
 
     db = _db()
     ch = db.resolve(name)
@@ -329,31 +344,37 @@ def db():
 
 
 @db.command("check")
+@game_option
 @format_option
 @_fail_cleanly
-def db_check(fmt):
+def db_check(game, fmt):
     """Validate every data file; print counts per team and language; exit 1 on any problem.
+
+    With --game, the files of that game (data/games/GAME and the games' shared words) instead.
 
     \b
     Example:
         scriptforge db check --format json
+        scriptforge db check --game salem
     """
-    from scriptforge.database import check_database
-    from scriptforge.text.reference import check_summary
+    from scriptforge.games import rule_set
 
-    summary = check_summary(*check_database(_data_dir(), _packs()))
+    if rule_set(game).from_scripts:
+        from scriptforge.database import check_database
+        from scriptforge.text.reference import check_summary, check_text
+
+        summary = check_summary(*check_database(_data_dir(), _packs()))
+    else:
+        from scriptforge.games import check_game
+        from scriptforge.text.games import check_summary, check_text
+
+        summary = check_summary(*check_game(game))
     if fmt == "json":
         _print_json(summary)
     else:
         for problem in summary["problems"]:
             echo(f"Error: {problem}", err=True)
-        if "characters" in summary:
-            teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
-            langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
-                              for l, n in summary["languages"].items())
-            echo(f"{summary['characters']} characters ({teams})")
-            echo(f"texts: {langs}; {summary['jinxes']} jinxes")
-        echo("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+        echo(check_text(summary))
     sys.exit(0 if summary["ok"] else 1)
 
 
@@ -441,7 +462,7 @@ def validate(scripts, fmt, jobs):
         scriptforge validate examples/fang-gu-zealot.json --format json
         scriptforge validate scripts/ --format jsonl --jobs 2
     """
-    from scriptforge.findings import findings_text
+    from scriptforge.text.findings import findings_text
     from scriptforge.text.scripts import Tally, findings_document, report_line
     from scriptforge.analysis import validate_files
 
@@ -588,7 +609,7 @@ def explain(code, list_all):
         scriptforge explain jinx-without-djinn
         scriptforge explain --list
     """
-    from scriptforge.findings import codes_text, explanation
+    from scriptforge.text.findings import codes_text, explanation
 
     if list_all or not code:
         return echo(codes_text())
@@ -793,7 +814,7 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
     if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
-        raise click.UsageError("Missing argument 'SCRIPTS...' (or give --game salem|werewolf|mafia).")
+        raise click.UsageError(f"Missing argument 'SCRIPTS...' (or give --game {'|'.join(OTHER_GAMES)}).")
     _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs)
 
 
@@ -823,7 +844,7 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
     if not rule_set(game).from_scripts:
         return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
-        raise click.UsageError("Missing argument 'SCRIPT...' (or give --game salem|werewolf|mafia).")
+        raise click.UsageError(f"Missing argument 'SCRIPT...' (or give --game {'|'.join(OTHER_GAMES)}).")
     _render_scripts(script, out, lang, paper, fmt, dpi, back, True, icons_dir, allow_network, jobs,
                     sheet=False, suffix="-night")
 
@@ -917,7 +938,7 @@ def _print_change(change) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1)
+@click.argument("characters", nargs=-1, shell_complete=_complete_name)
 @click.option("--name", required=True, help="The script's name (_meta.name).")
 @click.option("--author", help="The script's author (_meta.author).")
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
@@ -941,7 +962,7 @@ def new(out, characters, name, author, lang, force):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_character)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_name)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
 @findings_options
 @_fail_cleanly
@@ -963,7 +984,7 @@ def add(script, characters, lang):
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("characters", nargs=-1, required=True)
+@click.argument("characters", nargs=-1, required=True, shell_complete=_complete_name)
 @findings_options
 @_fail_cleanly
 def remove(script, characters):
@@ -1045,19 +1066,9 @@ def l10n():
 
 
 def l10n_game_option(command):
-    return click.option("--game", "game", type=click.Choice([*GAMES, "all"]),
-                        default="all", show_default=True,
+    return click.option("--game", "game", type=click.Choice([*GAMES, ALL]),
+                        default=ALL, show_default=True,
                         help="Which rule set's texts: BotC's database, one other game, or all.")(command)
-
-
-def _l10n_selection(game: str):
-    """(BotC database or None, {game id: GameDatabase}) for an l10n --game choice."""
-    from scriptforge.games import OTHER_GAMES, load_game, rule_set
-
-    scripted = game != "all" and rule_set(game).from_scripts
-    db = _db() if game == "all" or scripted else None
-    chosen = OTHER_GAMES if game == "all" else () if scripted else (game,)
-    return db, {g: load_game(g) for g in chosen}
 
 
 @l10n.command("status")
@@ -1081,7 +1092,7 @@ def l10n_status(game, fmt):
     from scriptforge.l10n.units import layer_order
     from scriptforge.text.l10n import status_text
 
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     table = status(db, games)
     if fmt == "json":
         _print_json(table)
@@ -1090,7 +1101,7 @@ def l10n_status(game, fmt):
 
 
 @l10n.command("diff")
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, shell_complete=_complete_name)
 @click.option("--from", "source", type=LANG, default=_default("text"), show_default=True, help="Source language.")
 @click.option("--to", "target", type=LANG, default=_default("sheet"), show_default=True, help="Translation language.")
 @click.option("--against", "against_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -1116,21 +1127,22 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
         scriptforge l10n diff --to ko --against ko.json --format json
     """
     from scriptforge.l10n import diff
+    from scriptforge.text import l10n as l10n_text
 
     if against_file:
-        from scriptforge.games import scripted
+        from scriptforge.games import selection
 
-        if game != "all" and not scripted(game):
+        if not selection(game)[0]:
             from scriptforge.errors import InputError
 
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
         db = _db()
         rows = diff.against(db, against_file, target)
-        _print_json(rows) if fmt == "json" else echo(diff.against_text(rows, against_file, target))
+        _print_json(rows) if fmt == "json" else echo(l10n_text.against_text(rows, against_file, target))
         return
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     rows = diff.diff_rows(db, source, target, ids, games)
-    _print_json(rows) if fmt == "json" else echo(diff.diff_text(rows, source, target))
+    _print_json(rows) if fmt == "json" else echo(l10n_text.diff_text(rows, source, target))
 
 
 @l10n.command("check")
@@ -1156,10 +1168,10 @@ def l10n_check(lang, include_official, game, fmt):
         scriptforge l10n check --game salem
     """
     from scriptforge.l10n.checks import run_checks
-    from scriptforge.findings import findings_text
+    from scriptforge.text.findings import findings_text
 
     chosen = _selection("l10n")
-    db, games = _l10n_selection(game)
+    db, games = _rule_sets(game)
     findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games, include_official=include_official)
     if fmt == "json":
@@ -1187,7 +1199,8 @@ def l10n_terms(folder, lang, fmt):
         scriptforge l10n terms --official ~/botc-translations --lang ko
     """
     from scriptforge.errors import InputError
-    from scriptforge.l10n.usage import official_texts, term_usage, usage_text
+    from scriptforge.l10n.usage import official_texts, term_usage
+    from scriptforge.text.l10n import usage_records, usage_text
     from scriptforge.userfiles import read_json
 
     game = folder / "game" / f"{lang}.json"
@@ -1197,9 +1210,7 @@ def l10n_terms(folder, lang, fmt):
                  if (folder / part / f"{lang}.json").is_file()]
     rows = term_usage(_db().glossary.get(lang, []), official_texts(read_json(game), interface))
     if fmt == "json":
-        _print_json([{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
-                      "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
-                      "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows])
+        _print_json(usage_records(rows))
     else:
         echo(usage_text(rows))
     sys.exit(1 if any(r.conflicts for r in rows) else 0)

@@ -9,7 +9,7 @@ import pickle
 from typing import Any, TypeVar
 
 from scriptforge.datafiles import PARTIAL, ProblemCollector, read_yaml
-from scriptforge.errors import DataError, NotFoundError
+from scriptforge.errors import DataError
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
@@ -70,6 +70,8 @@ class Database:
                 keys.update(name_key(n) for n in (texts.name, *texts.aliases))
             for key in keys:
                 index.add(key, ch.id)
+            for word in (ch.id, *(t.name for t in ch.texts.values())):
+                index.add_word(word)
         for terms in self.glossary.values():
             for term in terms:
                 if term.get("character") in self.characters:
@@ -88,24 +90,14 @@ class Database:
         for candidate in candidates:
             if normalize_id(candidate) in self.characters:
                 return [self.characters[normalize_id(candidate)]]
-        for candidate in candidates:
-            for key in (name_key(candidate), normalize_id(candidate)):
-                ids = self._index.ids(key)
-                if ids:
-                    return [c for c in self.characters.values() if c.id in ids]
-        return []
+        ids = self._index.find(key for candidate in candidates for key in (name_key(candidate), normalize_id(candidate)))
+        return [c for c in self.characters.values() if c.id in ids]
 
     def resolve(self, name: str) -> Character:
         """The one character `name` denotes; a NotFoundError with suggestions otherwise."""
-        found = self.find(name)
-        if len(found) == 1:
-            return found[0]
-        if found:
-            names = ", ".join(f"{c.id} ({c.name(official())})" for c in found)
-            raise NotFoundError(f"'{name}' is ambiguous: it names {names}")
-        hint = self.suggest(name)
-        message = f"no character named '{name}'"
-        raise NotFoundError(message + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+        found = [c.id for c in self.find(name)]
+        return self.characters[self._index.resolve(name, found, lambda i: self.characters[i].name(official()),
+                                                   self.suggest, "character")]
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Close matches for a misspelt name, as display names."""
@@ -131,16 +123,10 @@ class Database:
                 hits.append(ch)
         return hits
 
-    def completions(self, prefix: str) -> list[str]:
+    def complete(self, prefix: str) -> list[str]:
         """Ids and names in every language that start with `prefix` (case-insensitive), for shell
         completion: in sheet order, each id followed by its names ("Imp" is left out after "imp")."""
-        start = prefix.casefold()
-        found: dict[str, str] = {}
-        for ch in self.characters.values():
-            for word in (ch.id, *(t.name for t in ch.texts.values())):
-                if word.casefold().startswith(start):
-                    found.setdefault(word.casefold(), word)
-        return list(found.values())
+        return self._index.complete(prefix)
 
     # -- derived facts ------------------------------------------------------------------
 
@@ -225,15 +211,21 @@ def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()
     only a change (or a new version) pays for parsing and validating again.
     """
     roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    open_roots(roots)
+    return load_cached("database", Path(__file__), roots, Database, lambda: check_database(data_dir, packs),
+                       "; run 'scriptforge db check'")
+
+
+def open_roots(roots: Sequence[Path]) -> None:
+    """Before a database or a game is loaded from `roots` (data folders): mark each as data, which
+    no output of this command may replace, and finish a change to it that was interrupted."""
     for root in roots:
-        protect_data(root)  # no output of this command may replace one of its files
+        protect_data(root)
         try:
             finish_journal(root)
         except OSError as exc:
             raise DataError(f"cannot finish a change that was interrupted: {exc.strerror or exc}",
                             where=str(root)) from None
-    return load_cached("database", Path(__file__), roots, Database, lambda: check_database(data_dir, packs),
-                       "; run 'scriptforge db check'")
 
 
 T = TypeVar("T")

@@ -1,7 +1,9 @@
 """Facts in words, in any language (for sheets, almanacs and the terminal alike): a setup-table
 cell, and a setup effect as a phrase ("+1 Outsider, adds the Damsel" /
 "외지인 +1명, 처녀 추가"). The words are the `setup` section of data/<lang>/ui.yaml (falling back
-along the language registry), so a language brings its own word order with no code change.
+along the language registry), so a language brings its own word order with no code change. The
+other games' role conditions ("from night 2", "1× per game") come from their own
+data/games/<lang>/ui.yaml `conditions`.
 """
 
 from collections.abc import Callable
@@ -11,6 +13,7 @@ from scriptforge.model import COUNT_KEYS, SetupEffect
 
 if TYPE_CHECKING:
     from scriptforge.database import Database
+    from scriptforge.games import GameDatabase, Role
     from scriptforge.model import Character
 
 _TEAM_OF = {key: team for team, key in COUNT_KEYS.items()}
@@ -120,3 +123,41 @@ def setup_cell(base: int, span: tuple[int, int]) -> str:
     """A setup-table cell: the base count, and beside it the range when the bags change it."""
     lo, hi = span
     return str(base) if lo == hi == base else f"{base} ({lo}–{hi})" if lo != hi else f"{base} ({lo})"
+
+
+def role_conditions(gdb: "GameDatabase", role: "Role", lang: str) -> list[str]:
+    """A role of another game's conditions as short phrases, each once: '2 players', 'from night
+    2', '1× per game'."""
+    words = gdb.ui[lang]["conditions"]
+    out = []
+    if role.count:
+        out.append(words["count"].format(n=role.count))
+    for a in role.abilities:
+        if a.from_night and a.from_night > 1:
+            out.append(words["from_night"].format(n=a.from_night))
+        if a.on_night:
+            out.append(words["on_night"].format(n=a.on_night))
+        if a.uses:
+            out.append(words[f"uses_{a.per}"].format(n=a.uses))
+    return list(dict.fromkeys(out))
+
+
+def ability_conditions(gdb: "GameDatabase", role: "Role", lang: str) -> list[str]:
+    """Each conditioned ability of a role of another game as 'name: condition, condition'
+    ('investigation: from night 2'), after the role's player count."""
+    words = gdb.ui[lang]["conditions"]
+    names = gdb.texts[lang].get("abilities", {})
+    out = []
+    for a in role.abilities:
+        parts = []
+        if a.from_night:
+            parts.append(words["from_night"].format(n=a.from_night))
+        if a.on_night:
+            parts.append(words["on_night"].format(n=a.on_night))
+        if a.uses:
+            parts.append(words[f"uses_{a.per}"].format(n=a.uses))
+        if parts:
+            out.append(f"{names.get(a.id, a.id)}: {', '.join(parts)}")
+    if role.count:
+        out.insert(0, words["count"].format(n=role.count))
+    return out

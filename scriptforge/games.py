@@ -7,20 +7,25 @@ kinds of card or role, each role's team, kind, count and ability conditions such
 language, keyed by the same ids. ``data/games/<lang>/ui.yaml`` holds the words the sheets share.
 Every file is checked against its JSON Schema (``scriptforge/schemas/game*.schema.json``) on
 load, then the references between files are checked; a problem names the file and the line.
+A game loads as the character database does (`database.open_roots`, then the `load_cached`
+pickle cache) and looks its names up through the same `ids.NameIndex` (find, resolve, suggest,
+complete). What the commands print of a game is in `text/games.py`.
 
 A number a seed does not give is stored as ``null`` with a ``missing`` note, never invented:
 Salem's table of tryal cards by player count was an image the seed lost.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scriptforge.database import load_cached
+from scriptforge.database import load_cached, open_roots
 from scriptforge.datafiles import ProblemCollector
 from scriptforge.errors import DataError, InputError, NotFoundError
-from scriptforge.languages import detect, fallback_chain, official, present, translation_source
+from scriptforge.languages import detect, fallback_chain, official, present
 from scriptforge.ids import NameIndex, name_key
 from scriptforge.paths import DATA_DIR
+
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -52,6 +57,20 @@ def scripted(game: str) -> bool:
     the rule set played from scripts, whose texts are the character database's."""
     found = RULE_SETS.get(game)
     return found is not None and found.from_scripts
+
+
+#: The l10n commands' --game choice that takes every rule set at once.
+ALL = "all"
+
+
+def selection(choice: str) -> tuple[bool, tuple[str, ...]]:
+    """What an l10n --game choice (a rule set or ALL) takes: whether the scripted rule set's texts
+    (the character database), and which other games."""
+    if choice == ALL:
+        return True, OTHER_GAMES
+    return (True, ()) if scripted(choice) else (False, (rule_set(choice).id,))
+
+
 GAMES_DIR = DATA_DIR / "games"
 
 
@@ -143,8 +162,9 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Sequence:
-    """An ordered list of step or role ids: setup, a day, a first or later night."""
+class Phase:
+    """A phase of the game as its ordered step or role ids (game.yaml's `sequences`): setup, a
+    player's turn or a day, the first night or the later ones."""
 
     id: str
     kind: str  # setup | day | night
@@ -155,7 +175,9 @@ class Sequence:
 
 
 @dataclass(frozen=True)
-class SetupRow:
+class CountRow:
+    """A row of a setup table: `count` cards (of which players keep `keep`) for `players` (lo, hi)."""
+
     players: tuple[int, int]
     count: int
     keep: int | None = None
@@ -164,7 +186,7 @@ class SetupRow:
 @dataclass(frozen=True)
 class SetupTable:
     id: str
-    rows: tuple[SetupRow, ...] | None  # None: the source does not give the table
+    rows: tuple[CountRow, ...] | None  # None: the source does not give the table
     missing: str | None = None
     rule: str | None = None  # "upgrade": an optional rule of the source
 
@@ -189,7 +211,7 @@ class GameDatabase:
     teams: tuple[str, ...]
     roles: dict[str, Role]  # in the data's order
     steps: dict[str, Step]
-    sequences: tuple[Sequence, ...]
+    sequences: tuple[Phase, ...]  # game.yaml's `sequences`
     setup: tuple[SetupTable, ...]
     sections: tuple[str, ...]
     texts: dict[str, dict]  # lang -> <lang>/game.yaml
@@ -199,9 +221,11 @@ class GameDatabase:
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
     glossary: dict[str, list[dict]] = field(default_factory=dict)
-    _index: NameIndex = field(default_factory=NameIndex, repr=False, compare=False)
+    # name key (id, name or alias in any language) -> role and step ids; made by __post_init__
+    _index: NameIndex = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        index = NameIndex()
         items: list[Role | Step] = [*self.roles.values(), *self.steps.values()]
         for item in items:
             keys = {name_key(item.id), name_key(item.id.replace("_", " "))}
@@ -209,7 +233,10 @@ class GameDatabase:
                 keys.add(name_key(texts.name))
                 keys.update(name_key(a) for a in getattr(texts, "aliases", ()))
             for key in keys:
-                self._index.add(key, item.id)
+                index.add(key, item.id)
+            for word in (item.id, *(t.name for t in item.texts.values())):
+                index.add_word(word)
+        object.__setattr__(self, "_index", index)
 
     # -- names ------------------------------------------------------------------------------
 
@@ -231,7 +258,7 @@ class GameDatabase:
         """Every role or step `name` (id, Korean or English name, alias) denotes; roles first."""
         if name in self.roles or name in self.steps:
             return [self.item(name)]
-        ids = self._index.ids(name_key(name))
+        ids = self._index.find([name_key(name)])
         return sorted((self.item(i) for i in ids), key=lambda x: not isinstance(x, Role))
 
     def text_language(self, lang: str) -> str:
@@ -240,20 +267,23 @@ class GameDatabase:
         return next((code for code in fallback_chain(lang) if code in self.languages), self.languages[0])
 
     def resolve(self, name: str) -> Role | Step:
-        found = self.find(name)
-        if found and (len(found) == 1 or isinstance(found[0], Role) and not isinstance(found[1], Role)):
-            return found[0]
-        label = self.name(official())
-        if found:
-            names = ", ".join(f"{x.id} ({x.name(official())})" for x in found)
-            raise NotFoundError(f"'{name}' is ambiguous in {label}: it names {names}")
-        hint = self.suggest(name)
-        raise NotFoundError(f"no role, card or step named '{name}' in {label}"
-                            + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+        """The one role or step `name` denotes (the role where it names one role and some steps);
+        a NotFoundError with suggestions otherwise."""
+        found = [x.id for x in self.find(name)]
+        roles = [i for i in found if i in self.roles]
+        item_id = self._index.resolve(name, roles if len(roles) == 1 else found,
+                                      lambda i: self.item(i).name(official()), self.suggest,
+                                      "role, card or step", within=self.name(official()))
+        return self.item(item_id)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         lang = detect(name, self.languages)
         return self._index.suggest(name, lambda item_id: self.item(item_id).name(lang), limit)
+
+    def complete(self, prefix: str) -> list[str]:
+        """Ids and names of every role and step, in every language the game has, that start with
+        `prefix` (case-insensitive): shell completion of a name."""
+        return self._index.complete(prefix)
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -284,7 +314,7 @@ class GameDatabase:
 
     # -- sequences --------------------------------------------------------------------------
 
-    def sequence(self, sequence_id: str) -> Sequence:
+    def sequence(self, sequence_id: str) -> Phase:
         for seq in self.sequences:
             if seq.id == sequence_id:
                 return seq
@@ -303,18 +333,29 @@ class GameDatabase:
 
 def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
     """Load and check one game from `data_dir` (a games folder; default `games_dir()`) through the
-    database's loader cache (`database.load_cached`); the first problem is raised as a DataError."""
-    if game not in OTHER_GAMES:
-        raise NotFoundError(f"no game named '{game}'; games: {', '.join(GAMES)}")
-    root = Path(data_dir) if data_dir else games_dir()
-    return load_cached(f"game-{game}", Path(__file__), [root], GameDatabase, lambda: check_game(game, data_dir))
+    database's loader machinery: its data folder protected and an interrupted change finished
+    (`database.open_roots`), then the cache (`database.load_cached`); the first problem is raised
+    as a DataError."""
+    root = _game_root(game, data_dir)
+    open_roots([root])
+    return load_cached(f"game-{game}", Path(__file__), [root], GameDatabase, lambda: check_game(game, data_dir),
+                       f"; run 'scriptforge db check --game {game}'")
 
 
 def check_game(game: str, data_dir: Path | None = None) -> tuple[GameDatabase | None, list[DataError]]:
     """Load everything of one game that can be loaded; return it and every problem found."""
+    return _GameLoader(_game_root(game, data_dir), game).load()
+
+
+def load_games(games: Sequence[str] = OTHER_GAMES, data_dir: Path | None = None) -> dict[str, GameDatabase]:
+    """Each of `games` (other games' ids; default all of them), loaded by `load_game`."""
+    return {game: load_game(game, data_dir) for game in games}
+
+
+def _game_root(game: str, data_dir: Path | None) -> Path:
     if game not in OTHER_GAMES:
         raise NotFoundError(f"no game named '{game}'; games: {', '.join(GAMES)}")
-    return _GameLoader(Path(data_dir) if data_dir else games_dir(), game).load()
+    return Path(data_dir) if data_dir else games_dir()
 
 
 def games_dir() -> Path:
@@ -325,142 +366,155 @@ def games_dir() -> Path:
     return Path(root) / "games" if root else GAMES_DIR
 
 
+@dataclass
+class _Files:
+    """What one game's files hold, each read and checked against its schema (None: unreadable)."""
+
+    facts: dict
+    roles: dict[str, dict]  # lang -> <lang>/roles.yaml
+    steps: dict[str, dict]  # lang -> <lang>/steps.yaml
+    texts: dict[str, dict | None]  # lang -> <lang>/game.yaml
+    ui: dict[str, dict | None]  # lang -> ../<lang>/ui.yaml
+    glossary: dict[str, list[dict]]  # lang -> ../<lang>/glossary.yaml terms
+
+
 class _GameLoader(ProblemCollector):
+    """Reads one game's files, checks each against its schema and the references between them,
+    and builds its GameDatabase; every problem is collected, in the files' order."""
+
     def __init__(self, root: Path, game: str):
         super().__init__()
         self.root = root
         self.dir = root / game
         self.game = game
         self.languages = present(root)
+        self.facts_path = self.dir / "game.yaml"
 
-    def load(self):
-        facts_path = self.dir / "game.yaml"
-        facts = self._read(facts_path, "game")
-        if facts is None:
+    def load(self) -> tuple[GameDatabase | None, list[DataError]]:
+        files = self._read_files()
+        if files is None:
             return None, self.problems
-        if facts["id"] != self.game:
-            self._problem(facts_path, f"field 'id': '{facts['id']}' in the folder of '{self.game}'", ["id"])
-        roles_data = self._texts("roles", "game_roles")
-        steps_data = self._texts("steps", "game_steps")
-        game_texts = {lang: self._read(self.dir / lang / "game.yaml", "game_texts") for lang in self.languages}
-        ui = {lang: self._read(self.root / lang / "ui.yaml", "game_ui") for lang in self.languages}
-        glossary = {lang: (self._read(path, "glossary") or {"terms": []})["terms"]
-                    for lang in self.languages if (path := self.root / lang / "glossary.yaml").exists()}
-        self._check_facts(facts_path, facts)
+        roles = self._roles(files)
+        phases = _phases(files.facts)
+        steps = self._steps(files, roles, phases)
+        self._check_first_nights(roles, phases)
+        for lang, texts in files.texts.items():
+            if texts:
+                self._check_game_texts(lang, texts, files.facts, phases)
+        if any(t is None for t in (*files.texts.values(), *files.ui.values())):
+            return None, self.problems
+        return _database(files, roles, steps, phases, self.dir, self.languages), self.problems
 
-        roles = {}
-        for i, rec in enumerate(facts["roles"]):
+    # -- reading --------------------------------------------------------------------------------
+
+    def _read_files(self) -> _Files | None:
+        facts = self._read(self.facts_path, "game")
+        if facts is None:
+            return None
+        if facts["id"] != self.game:
+            self._problem(self.facts_path, f"field 'id': '{facts['id']}' in the folder of '{self.game}'", ["id"])
+        files = _Files(
+            facts=facts, roles=self._per_language("roles", "game_roles"), steps=self._per_language("steps", "game_steps"),
+            texts={lang: self._read(self.dir / lang / "game.yaml", "game_texts") for lang in self.languages},
+            ui={lang: self._read(self.root / lang / "ui.yaml", "game_ui") for lang in self.languages},
+            glossary={lang: (self._read(path, "glossary") or {"terms": []})["terms"]
+                      for lang in self.languages if (path := self.root / lang / "glossary.yaml").exists()})
+        self._check_facts(facts)
+        return files
+
+    def _per_language(self, stem: str, schema: str) -> dict[str, dict]:
+        return {lang: self._read(self.dir / lang / f"{stem}.yaml", schema) or {} for lang in self.languages}
+
+    # -- roles and steps ------------------------------------------------------------------------
+
+    def _roles(self, files: _Files) -> dict[str, Role]:
+        roles: dict[str, Role] = {}
+        for i, rec in enumerate(files.facts["roles"]):
             if rec["id"] in roles:
-                self._problem(facts_path, f"record '{rec['id']}': duplicate id", ["roles", i, "id"])
-            texts = {}
-            for lang in self.languages:
-                t = roles_data[lang].get(rec["id"])
-                if t is None:
-                    self._problem(self.dir / lang / "roles.yaml",
-                                  f"record '{rec['id']}': no '{lang}' text for this role")
-                    continue
-                if "text" in rec.get("missing", ()) and "text" in t:
-                    self._problem(self.dir / lang / "roles.yaml", f"record '{rec['id']}', field 'text': "
-                                  f"game.yaml says the source does not give it", [rec["id"], "text"])
-                texts[lang] = RoleTexts(name=t["name"], aliases=tuple(t.get("aliases", ())), text=t.get("text"),
-                                        notes=tuple(t.get("notes", ())))
+                self._problem(self.facts_path, f"record '{rec['id']}': duplicate id", ["roles", i, "id"])
             roles[rec["id"]] = Role(
-                id=rec["id"], kind=rec["kind"], team=rec.get("team"), count=rec.get("count"), texts=texts,
-                abilities=tuple(Ability(**a) for a in rec.get("abilities", ())),
+                id=rec["id"], kind=rec["kind"], team=rec.get("team"), count=rec.get("count"),
+                texts=self._role_texts(rec, files.roles), abilities=tuple(Ability(**a) for a in rec.get("abilities", ())),
                 missing=tuple(rec.get("missing", ())))
         for lang in self.languages:
-            for role_id in roles_data[lang]:
+            for role_id in files.roles[lang]:
                 if role_id not in roles:
                     self._problem(self.dir / lang / "roles.yaml",
                                   f"record '{role_id}': no role with this id in game.yaml", [role_id])
+        return roles
 
-        sequences = tuple(Sequence(id=s["id"], kind=s["kind"], steps=tuple(s["steps"]), night=s.get("night"),
-                                   script=s.get("script"), order_given=s.get("order_given", True))
-                          for s in facts["sequences"])
-        step_ids = [sid for seq in sequences for sid in seq.steps if sid not in roles]
-        steps = {}
-        for sid in dict.fromkeys(step_ids):
-            texts = {}
-            for lang in self.languages:
-                t = steps_data[lang].get(sid)
-                if t is None:
-                    self._problem(self.dir / lang / "steps.yaml", f"record '{sid}': no '{lang}' text for this "
-                                                                   f"step (and no role has this id)")
-                    continue
-                texts[lang] = StepTexts(name=t["name"], say=t.get("say"), do=t.get("do"), text=t.get("text"),
-                                        items=tuple(t.get("items", ())))
-            steps[sid] = Step(id=sid, texts=texts)
+    def _role_texts(self, rec: dict, roles_data: dict[str, dict]) -> dict[str, RoleTexts]:
+        texts = {}
         for lang in self.languages:
-            for sid in steps_data[lang]:
+            t = roles_data[lang].get(rec["id"])
+            if t is None:
+                self._problem(self.dir / lang / "roles.yaml", f"record '{rec['id']}': no '{lang}' text for this role")
+                continue
+            if "text" in rec.get("missing", ()) and "text" in t:
+                self._problem(self.dir / lang / "roles.yaml", f"record '{rec['id']}', field 'text': game.yaml says "
+                              f"the source does not give it", [rec["id"], "text"])
+            texts[lang] = RoleTexts(name=t["name"], aliases=tuple(t.get("aliases", ())), text=t.get("text"),
+                                    notes=tuple(t.get("notes", ())))
+        return texts
+
+    def _steps(self, files: _Files, roles: dict[str, Role], phases: tuple[Phase, ...]) -> dict[str, Step]:
+        """Every step a phase lists that is not a role, with its texts per language."""
+        step_ids = dict.fromkeys(sid for phase in phases for sid in phase.steps if sid not in roles)
+        steps = {sid: Step(id=sid, texts=self._step_texts(sid, files.steps)) for sid in step_ids}
+        for lang in self.languages:
+            for sid in files.steps[lang]:
                 if sid not in steps:
                     self._problem(self.dir / lang / "steps.yaml", f"record '{sid}': no sequence uses this step", [sid])
                 if sid in roles:
                     self._problem(self.dir / lang / "steps.yaml", f"record '{sid}': a role has this id", [sid])
-        for i, seq in enumerate(sequences):
-            for j, sid in enumerate(seq.steps):
-                role = roles.get(sid)
-                if role and seq.night == "first" and role.first_night > 1:
-                    self._problem(facts_path, f"record '{seq.id}', field 'steps': '{sid}' cannot act before "
-                                              f"night {role.first_night}", ["sequences", i, "steps", j])
+        return steps
 
-        for lang, texts in game_texts.items():
-            if texts:
-                self._check_game_texts(lang, texts, facts, sequences)
-        setup = tuple(
-            SetupTable(id=t["id"], rule=t.get("rule"), missing=t.get("missing"),
-                       rows=None if t["rows"] is None else tuple(
-                           SetupRow(players=tuple(r["players"]), count=r["count"], keep=r.get("keep"))
-                           for r in t["rows"]))
-            for t in facts["setup"])
-        if any(t is None for t in (*game_texts.values(), *ui.values())):
-            return None, self.problems
-        players = facts["players"]
-        gdb = GameDatabase(
-            id=facts["id"], source=facts["source"],
-            players=(players["min"], players["max"]) if players else None,
-            group_by=facts["group_by"], kinds=tuple(facts["kinds"]), teams=tuple(facts["teams"]),
-            roles=roles, steps=steps, sequences=sequences, setup=setup,
-            sections=tuple(facts.get("sections", ())), texts=game_texts, ui=ui, data_dir=self.dir,
-            missing=tuple(facts.get("missing", ())), glossary=glossary, languages=self.languages)
-        return gdb, self.problems
-
-    def _texts(self, stem: str, schema: str) -> dict[str, dict]:
-        out = {}
+    def _step_texts(self, sid: str, steps_data: dict[str, dict]) -> dict[str, StepTexts]:
+        texts = {}
         for lang in self.languages:
-            path = self.dir / lang / f"{stem}.yaml"
-            out[lang] = self._read(path, schema) or {}
-        return out
+            t = steps_data[lang].get(sid)
+            if t is None:
+                self._problem(self.dir / lang / "steps.yaml",
+                              f"record '{sid}': no '{lang}' text for this step (and no role has this id)")
+                continue
+            texts[lang] = StepTexts(name=t["name"], say=t.get("say"), do=t.get("do"), text=t.get("text"),
+                                    items=tuple(t.get("items", ())))
+        return texts
 
-    def _check_facts(self, path: Path, facts: dict):
+
+    # -- references -----------------------------------------------------------------------------
+
+    def _check_facts(self, facts: dict) -> None:
+        path = self.facts_path
         for i, rec in enumerate(facts["roles"]):
-            if rec["kind"] not in facts["kinds"]:
-                self._problem(path, f"record '{rec['id']}', field 'roles.kind': unknown kind '{rec['kind']}'",
-                              ["roles", i, "kind"])
-            if rec.get("team") and rec["team"] not in facts["teams"]:
-                self._problem(path, f"record '{rec['id']}', field 'roles.team': unknown team '{rec['team']}'",
-                              ["roles", i, "team"])
-        if facts["players"] is None and "players" not in facts.get("missing", ()):
+            for key, known in (("kind", facts["kinds"]), ("team", facts["teams"])):
+                if rec.get(key) and rec[key] not in known:
+                    self._problem(path, f"record '{rec['id']}', field 'roles.{key}': unknown {key} '{rec[key]}'",
+                                  ["roles", i, key])
+        players = facts["players"]
+        if players is None and "players" not in facts.get("missing", ()):
             self._problem(path, "field 'players': null without 'missing: [players]'", ["players"])
-        if facts["players"] and facts["players"]["min"] > facts["players"]["max"]:
+        if players and players["min"] > players["max"]:
             self._problem(path, "field 'players': min is above max", ["players"])
         ids = [s["id"] for s in facts["sequences"]]
         for i, sid in enumerate(ids):
             if ids.index(sid) != i:
                 self._problem(path, f"record '{sid}': duplicate sequence id", ["sequences", i, "id"])
 
-    def _check_game_texts(self, lang: str, texts: dict, facts: dict, sequences):
+    def _check_first_nights(self, roles: dict[str, Role], phases: tuple[Phase, ...]) -> None:
+        """A role on a first night's list whose abilities start later."""
+        for i, phase in enumerate(phases):
+            for j, sid in enumerate(phase.steps):
+                role = roles.get(sid)
+                if role and phase.night == "first" and role.first_night > 1:
+                    self._problem(self.facts_path, f"record '{phase.id}', field 'steps': '{sid}' cannot act before "
+                                                   f"night {role.first_night}", ["sequences", i, "steps", j])
+
+    def _check_game_texts(self, lang: str, texts: dict, facts: dict, phases: tuple[Phase, ...]) -> None:
+        """<lang>/game.yaml has a text for every team, kind, sequence, setup table, section and
+        ability of game.yaml, and none for anything else."""
         path = self.dir / lang / "game.yaml"
-        wanted = {
-            "teams": facts["teams"],
-            "kinds": facts["kinds"],
-            "sequences": [s.id for s in sequences],
-            "setup": [t["id"] for t in facts["setup"]],
-            "setup_notes": [t["id"] for t in facts["setup"] if t["rows"] is None],
-            "sections": facts.get("sections", []),
-        }
-        if any(a for r in facts["roles"] for a in r.get("abilities", ())):
-            wanted["abilities"] = sorted({a["id"] for r in facts["roles"] for a in r.get("abilities", ())})
-        for key, ids in wanted.items():
+        for key, ids in _text_tables(facts, phases).items():
             table = texts.get(key, {})
             for item_id in ids:
                 if item_id not in table:
@@ -470,144 +524,43 @@ class _GameLoader(ProblemCollector):
                     self._problem(path, f"field '{key}': '{item_id}' is not in game.yaml", [key, item_id])
 
 
-def load_games(data_dir: Path | None = None) -> dict[str, GameDatabase]:
-    return {game: load_game(game, data_dir) for game in OTHER_GAMES}
+def _phases(facts: dict) -> tuple[Phase, ...]:
+    return tuple(Phase(id=s["id"], kind=s["kind"], steps=tuple(s["steps"]), night=s.get("night"),
+                       script=s.get("script"), order_given=s.get("order_given", True)) for s in facts["sequences"])
 
 
-# -- what the reference commands show -------------------------------------------------------
+def _text_tables(facts: dict, phases: tuple[Phase, ...]) -> dict[str, list[str]]:
+    """The tables of <lang>/game.yaml and the ids each must have a text for."""
+    wanted = {
+        "teams": facts["teams"],
+        "kinds": facts["kinds"],
+        "sequences": [p.id for p in phases],
+        "setup": [t["id"] for t in facts["setup"]],
+        "setup_notes": [t["id"] for t in facts["setup"] if t["rows"] is None],
+        "sections": facts.get("sections", []),
+    }
+    abilities = sorted({a["id"] for r in facts["roles"] for a in r.get("abilities", ())})
+    if abilities:
+        wanted["abilities"] = abilities
+    return wanted
 
 
-def _conditions(role: Role, lang: str, ui: dict) -> list[str]:
-    """A role's conditions as short phrases: 'from night 2', '1× per game', '2 players'."""
-    words = ui[lang]["conditions"]
-    out = []
-    if role.count:
-        out.append(words["count"].format(n=role.count))
-    for a in role.abilities:
-        if a.from_night and a.from_night > 1:
-            out.append(words["from_night"].format(n=a.from_night))
-        if a.on_night:
-            out.append(words["on_night"].format(n=a.on_night))
-        if a.uses:
-            out.append(words[f"uses_{a.per}"].format(n=a.uses))
-    return list(dict.fromkeys(out))
+def _setup_tables(facts: dict) -> tuple[SetupTable, ...]:
+    return tuple(
+        SetupTable(id=t["id"], rule=t.get("rule"), missing=t.get("missing"),
+                   rows=None if t["rows"] is None else tuple(
+                       CountRow(players=(r["players"][0], r["players"][1]), count=r["count"], keep=r.get("keep"))
+                       for r in t["rows"]))
+        for t in facts["setup"])
 
 
-def ability_conditions(gdb: GameDatabase, role: Role, lang: str) -> list[str]:
-    """Each conditioned ability as 'name: condition, condition' (e.g. 'investigation: from night 2')."""
-    words = gdb.ui[lang]["conditions"]
-    names = gdb.texts[lang].get("abilities", {})
-    out = []
-    for a in role.abilities:
-        parts = []
-        if a.from_night:
-            parts.append(words["from_night"].format(n=a.from_night))
-        if a.on_night:
-            parts.append(words["on_night"].format(n=a.on_night))
-        if a.uses:
-            parts.append(words[f"uses_{a.per}"].format(n=a.uses))
-        if parts:
-            out.append(f"{names.get(a.id, a.id)}: {', '.join(parts)}")
-    if role.count:
-        out.insert(0, words["count"].format(n=role.count))
-    return out
-
-
-def list_rows(gdb: GameDatabase, lang: str) -> list[dict]:
-    """Every role and card of a game, grouped in the data's order, for `list --game`."""
-    rows = []
-    for group, roles in gdb.roles_by_group():
-        for r in roles:
-            rows.append({"id": r.id, "kind": r.kind, "team": r.team, "group": group, "name": r.name(lang),
-                         "names": {l: t.name for l, t in r.texts.items()}, "count": r.count,
-                         "abilities": [a.as_dict() for a in r.abilities]})
-    return rows
-
-
-def list_text(gdb: GameDatabase, rows: list[dict], lang: str) -> str:
-    lines = [f"{gdb.name(lang)} ({len(rows)})"]
-    other = translation_source(lang, gdb.languages)
-    for group, _ in gdb.roles_by_group():
-        members = [r for r in rows if r["group"] == group]
-        title = gdb.kind_name(group, lang) if gdb.group_by == "kind" else gdb.team_name(group, lang)
-        lines.append(f"{title} ({len(members)})")
-        width = max(len(r["id"]) for r in members)
-        for r in members:
-            role = gdb.roles[r["id"]]
-            conds = _conditions(role, lang, gdb.ui)
-            extra = f"  [{', '.join(conds)}]" if conds else ""
-            lines.append(f"  {r['id']:<{width}}  {r['name']} / {r['names'].get(other, '')}{extra}")
-    return "\n".join(lines)
-
-
-def item_record(gdb: GameDatabase, item: Role | Step, langs: tuple[str, ...] = ()) -> dict:
-    """Everything about one role or step, for `show --game … --format json`."""
-    langs = langs or gdb.languages
-    if isinstance(item, Role):
-        return {"game": gdb.id, "type": "role", "id": item.id, "kind": item.kind, "team": item.team,
-                "count": item.count, "abilities": [a.as_dict() for a in item.abilities],
-                "missing": list(item.missing),
-                "texts": {l: item.texts[l].as_dict() for l in langs if l in item.texts}}
-    return {"game": gdb.id, "type": "step", "id": item.id,
-            "sequences": [s.id for s in gdb.sequences if item.id in s.steps],
-            "texts": {l: item.texts[l].as_dict() for l in langs if l in item.texts}}
-
-
-def item_text(gdb: GameDatabase, item: Role | Step, langs: tuple[str, ...] = ()) -> str:
-    """A readable card for one role or step: facts once, then the texts per language."""
-    langs = langs or gdb.languages
-    first = langs[0]
-    if isinstance(item, Role):
-        facts = [gdb.kind_name(item.kind, first)]
-        if item.team:
-            facts.append(gdb.team_name(item.team, first) or item.team)
-        head = [f"{item.name(first)} ({item.id}) · {gdb.name(first)} · {' · '.join(facts)}"]
-        head += [f"  {c}" for c in ability_conditions(gdb, item, first)]
-    else:
-        seqs = [gdb.texts[first]["sequences"][s.id] for s in gdb.sequences if item.id in s.steps]
-        head = [f"{item.name(first)} ({item.id}) · {gdb.name(first)} · {' / '.join(seqs)}"]
-    out = ["\n".join(head)]
-    for lang in langs:
-        t = item.texts.get(lang)
-        lab = gdb.ui[lang]["labels"]
-        if t is None:
-            continue
-        block = [f"[{lang}] {t.name}"]
-        if isinstance(t, RoleTexts):
-            block.append(t.text or f"({lab['text_not_given']})")
-            if t.notes:
-                block += ["", f"{lab['notes']}:"] + [f"  - {n}" for n in t.notes]
-        else:
-            if t.say:
-                block.append(f"{lab['say']}: “{t.say}”")
-            if t.do:
-                block.append(f"{lab['do']}: {t.do}")
-            if t.text:
-                block.append(t.text)
-            block += [f"  - {i}" for i in t.items]
-        out.append("\n".join(block))
-    return "\n\n".join(out)
-
-
-def list_output(game: str, lang: str, fmt: str, *, team: str | None = None, edition: str | None = None) -> str:
-    """What `scriptforge list --game GAME` prints (text or JSON)."""
-    import json
-
-    if team or edition:
-        raise InputError(f"--{'team' if team else 'edition'} is for Blood on the Clocktower, not --game {game}")
-    gdb = load_game(game)
-    lang = gdb.text_language(lang)
-    rows = list_rows(gdb, lang)
-    return json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json" else list_text(gdb, rows, lang)
-
-
-def show_output(game: str, name: str, langs, fmt: str) -> str:
-    """What `scriptforge show NAME --game GAME` prints (text or JSON)."""
-    import json
-
-    gdb = load_game(game)
-    langs = tuple(dict.fromkeys(gdb.text_language(code) for code in langs))
-    item = gdb.resolve(name)
-    if fmt == "json":
-        return json.dumps(item_record(gdb, item, langs), ensure_ascii=False, indent=2)
-    return item_text(gdb, item, langs)
+def _database(files: _Files, roles: dict[str, Role], steps: dict[str, Step], phases: tuple[Phase, ...],
+              folder: Path, languages: tuple[str, ...]) -> GameDatabase:
+    facts, players = files.facts, files.facts["players"]
+    return GameDatabase(
+        id=facts["id"], source=facts["source"], players=(players["min"], players["max"]) if players else None,
+        group_by=facts["group_by"], kinds=tuple(facts["kinds"]), teams=tuple(facts["teams"]),
+        roles=roles, steps=steps, sequences=phases, setup=_setup_tables(facts),
+        sections=tuple(facts.get("sections", ())), texts={k: v for k, v in files.texts.items() if v is not None},
+        ui={k: v for k, v in files.ui.items() if v is not None}, data_dir=folder,
+        missing=tuple(facts.get("missing", ())), glossary=files.glossary, languages=languages)

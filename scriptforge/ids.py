@@ -5,11 +5,13 @@ A reminder token's id is made from its English label by the same rule as the off
 translation files' `reminders` keys, so a translated label finds its token without a mapping.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 import difflib
 import hashlib
 import re
 import unicodedata
+
+from scriptforge.errors import NotFoundError
 
 _NOT_ID = re.compile(r"[^a-z0-9]")
 _NOT_NAME = re.compile(r"[\s'’`´\-_.·]")
@@ -51,20 +53,43 @@ def place(steps: Sequence[str | int]) -> str:
 
 
 class NameIndex:
-    """Name key -> the ids it names, in the order added: the one lookup behind `find`, `resolve`
-    and `suggest` of the BotC database and of every other rule set (`games`)."""
+    """Name key -> the ids it names, in the order added, and the words (ids and names as written)
+    shell completion offers: the one lookup behind `find`, `resolve`, `suggest` and `complete` of
+    the BotC database and of every other rule set (`games`)."""
 
     def __init__(self) -> None:
         self._ids: dict[str, list[str]] = {}
+        self._words: dict[str, str] = {}  # casefolded word -> the word as first added
 
     def add(self, key: str, item_id: str) -> None:
         ids = self._ids.setdefault(key, [])
         if item_id not in ids:
             ids.append(item_id)
 
+    def add_word(self, word: str) -> None:
+        """A word `complete` offers (an id, or a name in some language), after those added before."""
+        self._words.setdefault(word.casefold(), word)
+
     def ids(self, key: str) -> list[str]:
         """The ids `key` (already a name key or an id) names, in the order added."""
         return self._ids.get(key, [])
+
+    def find(self, keys: Iterable[str]) -> list[str]:
+        """The ids the first of `keys` that names anything names ([] where none does)."""
+        return next((list(self._ids[key]) for key in keys if key in self._ids), [])
+
+    def resolve(self, name: str, found: Sequence[str], shown: Callable[[str], str],
+                suggest: Callable[[str], list[str]], noun: str, within: str = "") -> str:
+        """The one id of `found` (what `name` was found to name); else a NotFoundError that lists
+        them (`shown(id)` beside each) or, where none was found, says the `noun` and offers
+        `suggest(name)`; `within` names the rule set where it is not the only one."""
+        if len(found) == 1:
+            return found[0]
+        where = f" in {within}" if within else ""
+        if found:
+            raise NotFoundError(f"'{name}' is ambiguous{where}: it names " + ", ".join(f"{i} ({shown(i)})" for i in found))
+        hint = suggest(name)
+        raise NotFoundError(f"no {noun} named '{name}'{where}" + (f"; did you mean {', '.join(hint)}?" if hint else ""))
 
     def suggest(self, name: str, label: Callable[[str], str], limit: int = 3, *, by_id: bool = False) -> list[str]:
         """Display labels (`label(id)`) of the close matches for a misspelt `name`, at most `limit`;
@@ -76,6 +101,12 @@ class NameIndex:
                 if shown not in out:
                     out.append(shown)
         return out[:limit]
+
+    def complete(self, prefix: str) -> list[str]:
+        """The words added that start with `prefix` (case-insensitive, in any language), in the
+        order added: what the shell completes a name with."""
+        start = prefix.casefold()
+        return [word for key, word in self._words.items() if key.startswith(start)]
 
 
 def text_hash(value: str | Sequence[str]) -> str:

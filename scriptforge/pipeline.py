@@ -277,12 +277,12 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     `scripts`, `back`, `icons_dir` and print `options` other than the defaults belong to Blood on
     the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
-    from scriptforge.games import load_game
+    from scriptforge.games import SCRIPTED_GAME, load_game
     from scriptforge.render.game_views import game_view
 
     if scripts:
         raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
-                         f"drop them, or use --game botc to render scripts")
+                         f"drop them, or use --game {SCRIPTED_GAME} to render scripts")
     changed = [f"--{f.name.replace('_', '-')}" for f in fields(PrintOptions)
                if getattr(options, f.name) != getattr(PrintOptions(), f.name)]
     for flag, value in (("--back", back), ("--icons", icons_dir), (", ".join(changed), changed)):

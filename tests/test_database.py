@@ -7,8 +7,8 @@ import yaml
 
 from scriptforge.database import check_database, load_database
 from scriptforge.datafiles import schema_path
-from scriptforge.errors import DataError
-from scriptforge.ids import NIGHT_STEPS
+from scriptforge.errors import DataError, NotFoundError
+from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key
 from tests.conftest import shared_path
 
 KO_SEED_IDS = set(
@@ -195,3 +195,22 @@ def test_cached_database_follows_every_change_to_the_data(data_copy):
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     with pytest.raises(DataError, match="imp.yaml"):
         load_database(data_copy)
+
+
+def test_one_name_index_behind_find_resolve_suggest_and_complete():
+    index = NameIndex()
+    for item_id, names in (("witch", ("Witch", "마녀")), ("wise", ("Wise Woman", "현명한 여인"))):
+        for name in (item_id, *names):
+            index.add(name_key(name), item_id)
+            index.add_word(name)
+    index.add(name_key("W"), "witch")
+    index.add(name_key("W"), "wise")
+    assert index.find(["nothing", name_key("마녀"), "witch"]) == ["witch"]  # the first key that names anything
+    assert index.complete("w") == ["witch", "wise", "Wise Woman"]  # in the order added; "Witch" is "witch" once
+    assert index.complete("마") == ["마녀"] and index.complete("WISE W") == ["Wise Woman"]
+    shown = {"witch": "Witch", "wise": "Wise Woman"}.__getitem__
+    with pytest.raises(NotFoundError, match=r"^'W' is ambiguous in Salem: it names witch \(Witch\), wise \(Wise Woman\)$"):
+        index.resolve("W", index.find([name_key("W")]), shown, lambda name: index.suggest(name, shown), "role",
+                      within="Salem")
+    with pytest.raises(NotFoundError, match=r"^no role named 'wtich'; did you mean Witch\?$"):
+        index.resolve("wtich", [], shown, lambda name: index.suggest(name, shown), "role")

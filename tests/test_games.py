@@ -142,6 +142,34 @@ def test_lookup_by_id_korean_and_english_name(games):
         salem.resolve("마사 코래이")
 
 
+def _completions(*words: str) -> list[str]:
+    """What the shell is offered for the last of `words`, through click's own completion machinery."""
+    from click.shell_completion import ShellComplete
+
+    complete = ShellComplete(main, {}, "scriptforge", "_SCRIPTFORGE_COMPLETE")
+    return [(item.type, item.value) for item in complete.get_completions(list(words[:-1]), words[-1])]
+
+
+def test_shell_completion_of_a_game_role_or_step_in_every_language():
+    assert _completions("show", "--game", "salem", "마사") == [("plain", "마사 코레이")]
+    assert _completions("show", "--game", "salem", "MARTHA") == [("plain", "martha_corey"), ("plain", "Martha Corey")]
+    assert ("plain", "confession") in _completions("show", "--game", "salem", "conf")  # a step of the night
+    assert _completions("show", "--game", "werewolf", "배신") == [("plain", "배신자")]
+    # BotC by default: no Salem role; where nothing matches, the shell completes a file name
+    assert _completions("show", "마사") == [("file", "마사")]
+    # l10n diff looks names up in every rule set its --game takes (all by default)
+    assert ("plain", "마사 코레이") in _completions("l10n", "diff", "마사")
+    assert _completions("l10n", "diff", "--game", "mafia", "마피") == [("plain", "마피아")]
+    assert _completions("l10n", "diff", "--game", "botc", "마사") == [("file", "마사")]
+
+
+def test_zsh_completion_of_a_korean_prefix_is_the_korean_name():
+    env = {"_SCRIPTFORGE_COMPLETE": "zsh_complete", "COMP_WORDS": "scriptforge show --game mafia 의", "COMP_CWORD": "4"}
+    result = CliRunner().invoke(main, [], env=env, prog_name="scriptforge")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["plain", "의사", "_"]
+
+
 def test_schema_error_names_file_line_record_and_field(tmp_path):
     import shutil
 
@@ -163,6 +191,36 @@ def test_a_missing_translation_is_a_problem(tmp_path):
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     _, problems = check_game("mafia", tmp_path / "games")
     assert any("'doctor': no 'en' text" in str(p) for p in problems)
+
+
+def test_every_broken_reference_between_a_games_files_is_named_with_its_file_and_line(tmp_path):
+    import shutil
+
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    root = tmp_path / "games" / "werewolf"
+
+    def edit(rel: str, old: str, new: str) -> None:
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    edit("game.yaml", "steps: [wolf, traitor, follower, guard, noble]}", "steps: [wolf, traitor, follower, seer, noble]}")
+    edit("game.yaml", "kind: job\n    team: wolf\n    abilities:\n      - {id: kill}", "kind: card\n    team: wolf\n"
+         "    abilities:\n      - {id: kill}")
+    edit("en/steps.yaml", "day_results:", "lunch:\n  name: Lunch\n  text: Everyone eats.\nday_results:")
+    edit("ko/game.yaml", "  ratman: 쥐인간 팀(제3세력)\n", "  ratman: 쥐인간 팀(제3세력)\n  ghosts: 유령\n")
+    _, problems = check_game("werewolf", tmp_path / "games")
+    said = [str(p) for p in problems]
+    expected = [
+        (r"werewolf/game\.yaml:12: record 'wolf', field 'roles\.kind': unknown kind 'card'"),
+        (r"werewolf/en/steps\.yaml:2: record 'lunch': no sequence uses this step"),
+        (r"werewolf/game\.yaml:\d+: record 'first_night', field 'steps': 'seer' cannot act before night 2"),
+        (r"werewolf/ko/game\.yaml:\d+: field 'teams': 'ghosts' is not in game\.yaml"),
+    ]
+    for pattern in expected:
+        assert any(re.search(pattern, line) for line in said), (pattern, said)
+    assert len(said) == len(expected), said
 
 
 # -- CLI ---------------------------------------------------------------------------------------
@@ -202,6 +260,27 @@ def test_cli_user_mistakes_are_one_line():
     result = _invoke("build")
     assert result.exit_code == 2 and "Missing argument" in result.output
     assert _invoke("list", "--game", "chess").exit_code == 2
+
+
+def test_db_check_of_a_game_lists_every_problem_and_list_points_to_it(tmp_path):
+    import shutil
+
+    assert _invoke("db", "check", "--game", "salem").output == "salem: 28 roles and cards, 28 steps; texts: en 56, ko 56\nok\n"
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    path = tmp_path / "games" / "mafia" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("kind: job, team: citizens}", "kind: job, team: crowd}").replace("kind: job", "kind: card", 1),
+                    encoding="utf-8")
+    runner, env = CliRunner(), {"SCRIPTFORGE_DATA": str(tmp_path)}
+    result = runner.invoke(main, ["db", "check", "--game", "mafia"], env=env)
+    assert result.exit_code == 1
+    assert re.search(r"^Error: .*mafia/game\.yaml:\d+: record 'mafia', field 'roles\.kind': unknown kind 'card'$",
+                     result.stderr, re.M)
+    assert result.stderr.count("unknown team 'crowd'") == 3 and result.stdout.endswith("4 problem(s)\n")
+    record = json.loads(runner.invoke(main, ["db", "check", "--game", "mafia", "--format", "json"], env=env).stdout)
+    assert not record["ok"] and [f["code"] for f in record["findings"]] == ["data-reference"] * 4
+    result = runner.invoke(main, ["list", "--game", "mafia"], env=env)
+    assert result.exit_code == 1 and "(and 3 more problems; run 'scriptforge db check --game mafia')" in result.output
 
 
 def _pdf_text(path: Path) -> str:

@@ -23,7 +23,7 @@ def _edit(path: Path, change) -> None:
 
 
 def _findings(data_copy, game=None):
-    games = {game: load_game(game, data_copy / "games")} if game else load_games(data_copy / "games")
+    games = {game: load_game(game, data_copy / "games")} if game else load_games(data_dir=data_copy / "games")
     return run_checks(None, games=games)
 
 
@@ -162,7 +162,7 @@ def test_the_games_glossary_is_theirs(data_copy):
 
     _edit(data_copy / "games/salem/ko/steps.yaml", moderator)
     _edit(data_copy / "games/ko/ui.yaml", lambda d: d["labels"].__setitem__("moderator_sheet", "사회자 시트"))
-    findings = run_checks(None, games=load_games(data_copy / "games"))
+    findings = run_checks(None, games=load_games(data_dir=data_copy / "games"))
     assert _keys(findings) == {("term-variant", "ko", "salem", "crier_choice", "text"),
                                ("term-variant", "ko", "games", None, "games.ui.labels.moderator_sheet")}
     assert {f.data["file"] for f in findings} == {"data/games/salem/ko/steps.yaml", "data/games/ko/ui.yaml"}

@@ -99,7 +99,7 @@ def _file(unit: Unit, lang: str, db=None) -> str:
     text a data pack gives, the official translation it came from."""
     from scriptforge.l10n.provenance import slot
 
-    if db is not None and unit.game == "botc" and unit.key in db.pack_units.get(lang, ()):
+    if db is not None and scripted(unit.game) and unit.key in db.pack_units.get(lang, ()):
         return f"the official {lang} translation (game/{lang}.json)"
     if unit.game == SHARED_UI:
         return f"data/games/{lang}/ui.yaml"
@@ -671,7 +671,7 @@ def run_checks(db, langs=None, ignore=(), select=None, games=None, include_offic
 def layer_of_finding(db, found: Finding) -> str | None:
     """The layer the text of a finding comes from, where it is not the built-in data (a pack's
     name, or "translations" for the user's own): JSON's `data.layer`."""
-    if db is None or found.game not in (None, "botc") or found.lang is None:
+    if db is None or not (found.game is None or scripted(found.game)) or found.lang is None:
         return None
     from scriptforge.l10n.units import BUILT_IN
 
@@ -683,7 +683,7 @@ def layer_of_finding(db, found: Finding) -> str | None:
 def is_official(db, found: Finding) -> bool:
     """Whether a finding is about an official text: one a data pack gives in that language, or a
     text missing in that language whose source is official (a gap of the official translation)."""
-    if db is None or found.game not in (None, "botc") or found.lang is None or not db.pack_units:
+    if db is None or not (found.game is None or scripted(found.game)) or found.lang is None or not db.pack_units:
         return False
     key = f"{found.character}.{found.field}" if found.character else found.field
     if key in db.pack_units.get(found.lang, ()):

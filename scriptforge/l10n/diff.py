@@ -8,7 +8,7 @@ from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json
 from scriptforge.l10n.provenance import previous_source, state
-from scriptforge.l10n.units import BUILT_IN, character_units, game_units, layer_of, selected_units
+from scriptforge.l10n.units import character_units, game_units, layer_of, selected_units
 from scriptforge.ids import normalize_id, token_id
 from scriptforge.model import NIGHT_TABLE
 
@@ -57,36 +57,6 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
     raise NotFoundError(f"no character named '{name}'")  # pragma: no cover
 
 
-def diff_text(rows: list[dict], source: str, target: str) -> str:
-    """Rows as text; where a text comes from another layer than the built-in data in any row
-    (a pack is loaded, or your translations), each text names its layer: `ko (official): …`."""
-    lines, current = [], object()
-    layered = any(layer not in (None, BUILT_IN) for row in rows for layer in row.get("layers", {}).values())
-    for row in rows:
-        game = row.get("game", SCRIPTED_GAME)
-        here = (game, row["character"])
-        if here != current:
-            current = here
-            if scripted(game):
-                lines.append(f"== {row['character']}" if row["character"] else
-                             "== (night steps, labels, jinxes, UI)")
-            else:
-                lines.append(f"== {game}.{row['character']}" if row["character"] else
-                             f"== {game} ({'shared sheet words' if game == 'games' else 'game texts'})")
-        mark = {"missing": "  [MISSING]", "stale": "  [STALE]"}.get(row["state"], "")
-        lines.append(f"  {row['field'] if row['character'] else row['key']}{mark}")
-        for lang in (source, target):
-            value = row[lang]
-            if isinstance(value, list):
-                value = " | ".join(value)
-            layer = row.get("layers", {}).get(lang) if layered else None
-            lines.append(f"    {lang}{f' ({layer})' if layer else ''}: {value if value is not None else '—'}")
-        was = row.get("translated_from")
-        if was:
-            lines.append(f"    translated from: {' | '.join(was) if isinstance(was, list) else was}")
-    return "\n".join(lines)
-
-
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
     from scriptforge.packs import check_source
@@ -100,8 +70,6 @@ def read_official(path: Path) -> dict:
 
 #: The kinds of difference, in the order a translator should read them.
 KINDS = ("missing", "wording", "term", "spacing", "unknown-character")
-_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
-                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
 _SPACING = re.compile(r"[\s\W_]+")
 #: Fields of an official role entry, and ours they compare with.
 _ROLE_FIELDS = (("name", "name"), ("ability", "ability"), ("flavor", "flavor"),
@@ -169,24 +137,3 @@ def against(db, path: Path, lang: str) -> list[dict]:
         if jinx is not None:
             compare(jinx.key, "jinx", jinx.texts.get(lang), theirs)
     return sorted(out, key=lambda row: KINDS.index(row["kind"]))
-
-
-def against_text(rows: list[dict], path, lang: str) -> str:
-    if not rows:
-        return f"no differences ({lang}) with {path}"
-    lines = []
-    counts = {kind: sum(row["kind"] == kind for row in rows) for kind in KINDS}
-    for kind in KINDS:
-        if not counts[kind]:
-            continue
-        lines.append(f"== {_KIND_TITLES[kind]} ({counts[kind]})")
-        for row in (r for r in rows if r["kind"] == kind):
-            if kind == "unknown-character":
-                lines.append(f"{row['id']}: not in our database")
-                continue
-            lines.append(f"{row['id']}.{row['field']}")
-            lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
-            lines.append(f"  theirs: {row['theirs']}")
-    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k].split(' (')[0]}" for k in KINDS if counts[k])
-    lines.append(f"{len(rows)} difference(s): {summary}")
-    return "\n".join(lines)

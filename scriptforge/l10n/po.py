@@ -80,7 +80,9 @@ def export_po(db, lang: str) -> bytes:
 
 
 @dataclass(frozen=True)
-class Change:
+class TextChange:
+    """An entry of a .po file that changes one of our texts (edit.Change is a script's change)."""
+
     key: str  # unit key
     index: int | None  # list item (0-based) or None
     text: str
@@ -92,7 +94,7 @@ def _fail(path: str | Path, line: int, message: str) -> NoReturn:
     raise InputError(message, where=f"{path}:{line}")
 
 
-def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Change]]:
+def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[TextChange]]:
     """The language and the entries of a .po file that change our texts; InputError on any problem."""
     from scriptforge.l10n import pofile
 
@@ -106,7 +108,7 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         _fail(path, 1, f"language {header.get('Language') if lang is None else lang!r} is not one of "
                        f"{', '.join(db.languages)}; set the header's Language or pass --lang")
     units = {u.key: u for u in all_units(db)}
-    changes: list[Change] = []
+    changes: list[TextChange] = []
     for message in entries:
         line = message.line
         if not message.msgctxt:
@@ -122,7 +124,7 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Cha
         if index is not None:
             current = current[index] if current and index < len(current) else None
         if message.msgstr != current:
-            changes.append(Change(key, index, message.msgstr, message.msgid, line))
+            changes.append(TextChange(key, index, message.msgstr, message.msgid, line))
     return lang, changes
 
 
@@ -172,7 +174,7 @@ def _parse_key(db, context: str, lang: str, path, line) -> tuple[str, int | None
     return context, None
 
 
-def apply_changes(db, lang: str, changes: list[Change], path, root: Path | None = None) -> list[Path]:
+def apply_changes(db, lang: str, changes: list[TextChange], path, root: Path | None = None) -> list[Path]:
     """Write the changes into the data folder `root` (default: the database's), with provenance
     (the hash of the msgid they translate); all or nothing. A layer of partial texts (the user's
     translation layer) holds only what changed: the rest of a character's texts comes from below."""
@@ -272,7 +274,7 @@ def _set(doc: YamlDoc, where, lang, key, value, db) -> None:
         data.update(ordered)
 
 
-def import_po(db, path: Path, lang: str | None = None, root: Path | None = None) -> tuple[str, list[Change], list[Path]]:
+def import_po(db, path: Path, lang: str | None = None, root: Path | None = None) -> tuple[str, list[TextChange], list[Path]]:
     """Read a .po file and write what it changes into the data folder `root` (default: the
     database's own)."""
     lang, changes = read_changes(db, path, lang)

@@ -108,20 +108,3 @@ def _without_longer(text: str, spelling: str, spellings) -> str:
         if other != spelling and spelling in other:
             text = text.replace(other, " ")
     return text
-
-
-def usage_text(rows: list[Usage]) -> str:
-    lines = []
-    for row in rows:
-        used = {s: c for s, c in row.counts.items() if c}
-        if not used and not row.conflicts:
-            continue
-        lines.append(f"{row.term}: " + "; ".join(f"{s} " + ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
-                                                 for s, c in used.items()))
-        for variant, kind, uses in row.conflicts:
-            lines.append(f"  conflict: the official {kind} texts use '{variant}' {uses} time(s), the glossary "
-                         f"calls it wrong there (add an exception to its wrong_in)")
-        for variant, kind, uses, places in row.typos:
-            lines.append(f"  typo to report upstream: '{variant}' in {', '.join(places)} (the official {kind} "
-                         f"texts otherwise write '{row.term}')")
-    return "\n".join(lines) or "no glossary term in these files"

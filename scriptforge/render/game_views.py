@@ -16,7 +16,8 @@ sheets are references, not one-page handouts), and a table row is never split ac
 
 from dataclasses import dataclass, field
 
-from scriptforge.games import GameDatabase, Role, ability_conditions
+from scriptforge.describe import ability_conditions
+from scriptforge.games import GameDatabase, Role
 from scriptforge.languages import default, split_pair
 from scriptforge.render.measure import NameColumn, name_column
 from scriptforge.render.views import Icon

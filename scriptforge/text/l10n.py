@@ -1,10 +1,14 @@
-"""Text output of the translator tools, for people."""
+"""Text output of the translator tools, for people: `l10n status`, `l10n diff` (side by side,
+and against an official translation file) and `l10n terms` (and its JSON records)."""
 
+from scriptforge.games import SCRIPTED_GAME, scripted
+from scriptforge.l10n.diff import KINDS
+from scriptforge.l10n.units import BUILT_IN, SHARED_UI
+from scriptforge.l10n.usage import Usage
 from scriptforge.languages import codes
 
 
 def _layer_name(name: str) -> str:
-    from scriptforge.l10n.units import BUILT_IN
     from scriptforge.translations import NAME
 
     return {BUILT_IN: f"{BUILT_IN} (built-in)", NAME: f"{NAME} (your own)"}.get(name, f"{name} (pack)")
@@ -43,3 +47,89 @@ def status_text(table: dict, order: tuple[str, ...] = ()) -> str:
     lines.append("complete: nothing missing or stale" if done else
                  "; ".join(f"{l}: {t[1]} missing, {t[2]} stale" for l, t in totals.items()))
     return "\n".join([*lines, *layers_text(table, order)])
+
+
+def diff_text(rows: list[dict], source: str, target: str) -> str:
+    """`l10n diff`: each character's (role's, step's) fields under its heading, both texts of each;
+    where a text comes from another layer than the built-in data in any row (a pack is loaded, or
+    your translations), each text names its layer: `ko (official): …`."""
+    lines, current = [], object()
+    layered = any(layer not in (None, BUILT_IN) for row in rows for layer in row.get("layers", {}).values())
+    for row in rows:
+        game = row.get("game", SCRIPTED_GAME)
+        here = (game, row["character"])
+        if here != current:
+            current = here
+            lines.append(_diff_heading(game, row["character"]))
+        mark = {"missing": "  [MISSING]", "stale": "  [STALE]"}.get(row["state"], "")
+        lines.append(f"  {row['field'] if row['character'] else row['key']}{mark}")
+        for lang in (source, target):
+            value = row[lang]
+            if isinstance(value, list):
+                value = " | ".join(value)
+            layer = row.get("layers", {}).get(lang) if layered else None
+            lines.append(f"    {lang}{f' ({layer})' if layer else ''}: {value if value is not None else '—'}")
+        was = row.get("translated_from")
+        if was:
+            lines.append(f"    translated from: {' | '.join(was) if isinstance(was, list) else was}")
+    return "\n".join(lines)
+
+
+def _diff_heading(game: str, character: str | None) -> str:
+    """The heading over one character's (role's, step's) rows, or over a game's other texts."""
+    if scripted(game):
+        return f"== {character}" if character else "== (night steps, labels, jinxes, UI)"
+    if character:
+        return f"== {game}.{character}"
+    return f"== {game} ({'shared sheet words' if game == SHARED_UI else 'game texts'})"
+
+
+_KIND_TITLES = {"missing": "missing in ours", "wording": "wording", "term": "term only (glossary variants)",
+                "spacing": "spacing and punctuation only", "unknown-character": "not in our database"}
+
+
+def against_text(rows: list[dict], path, lang: str) -> str:
+    if not rows:
+        return f"no differences ({lang}) with {path}"
+    lines = []
+    counts = {kind: sum(row["kind"] == kind for row in rows) for kind in KINDS}
+    for kind in KINDS:
+        if not counts[kind]:
+            continue
+        lines.append(f"== {_KIND_TITLES[kind]} ({counts[kind]})")
+        for row in (r for r in rows if r["kind"] == kind):
+            if kind == "unknown-character":
+                lines.append(f"{row['id']}: not in our database")
+                continue
+            lines.append(f"{row['id']}.{row['field']}")
+            lines.append(f"  ours:   {row['ours'] if row['ours'] is not None else '—'}")
+            lines.append(f"  theirs: {row['theirs']}")
+    summary = ", ".join(f"{counts[k]} {_KIND_TITLES[k].split(' (')[0]}" for k in KINDS if counts[k])
+    lines.append(f"{len(rows)} difference(s): {summary}")
+    return "\n".join(lines)
+
+
+def usage_records(rows: list[Usage]) -> list[dict]:
+    """`l10n terms --format json`: per glossary term, its official uses per spelling and kind, the
+    conflicts with the glossary and the typos to report upstream."""
+    return [{"term": r.term, "counts": {s: dict(c) for s, c in r.counts.items()},
+             "conflicts": [dict(zip(("variant", "kind", "uses"), c)) for c in r.conflicts],
+             "typos": [dict(zip(("variant", "kind", "uses", "where"), t)) for t in r.typos]} for r in rows]
+
+
+def usage_text(rows: list[Usage]) -> str:
+    """`l10n terms`: each term's official uses, then its conflicts and typos, a line each."""
+    lines = []
+    for row in rows:
+        used = {s: c for s, c in row.counts.items() if c}
+        if not used and not row.conflicts:
+            continue
+        lines.append(f"{row.term}: " + "; ".join(f"{s} " + ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
+                                                 for s, c in used.items()))
+        for variant, kind, uses in row.conflicts:
+            lines.append(f"  conflict: the official {kind} texts use '{variant}' {uses} time(s), the glossary "
+                         f"calls it wrong there (add an exception to its wrong_in)")
+        for variant, kind, uses, places in row.typos:
+            lines.append(f"  typo to report upstream: '{variant}' in {', '.join(places)} (the official {kind} "
+                         f"texts otherwise write '{row.term}')")
+    return "\n".join(lines) or "no glossary term in these files"

@@ -152,3 +152,15 @@ def check_summary(db: Database | None, problems) -> dict:
                                  for lang in db.languages}
         summary["jinxes"] = len(db.jinxes)
     return summary
+
+
+def check_text(summary: dict) -> str:
+    """`db check` for people (its problems go to stderr, one line each): the counts, then the verdict."""
+    lines = []
+    if "characters" in summary:
+        teams = ", ".join(f"{t} {n}" for t, n in summary["teams"].items())
+        langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
+                          for l, n in summary["languages"].items())
+        lines += [f"{summary['characters']} characters ({teams})", f"texts: {langs}; {summary['jinxes']} jinxes"]
+    lines.append("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
+    return "\n".join(lines)
