@@ -32,7 +32,7 @@ def main() -> int:
     from scriptforge.database import load_database
     from scriptforge.errors import InputError
     from scriptforge.ids import normalize_id
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
     from scriptforge.render.pdf import Renderer
     from scriptforge.analysis import analyse
     from scriptforge.render.views import make_view

@@ -33,7 +33,7 @@ def main() -> int:
 
     from scriptforge.database import load_database
     from scriptforge.errors import InputError
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
     from scriptforge.rules.setup import COUNTS, setup_table
     from scriptforge.script import read_script
 

@@ -23,7 +23,7 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 def warm(script: Path, lang: str) -> dict[str, float]:
     from scriptforge.analysis import analyse
     from scriptforge.database import load_database
-    from scriptforge.packs import active_packs
+    from scriptforge.packs.store import active_packs
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.tokens import tokens_view
     from scriptforge.render.views import keep_korean_words

@@ -30,7 +30,7 @@ def main() -> int:
     from scriptforge.analysis import analyse
     from scriptforge.database import load_database
     from scriptforge.errors import InputError
-    from scriptforge.packs import active_packs
+    from scriptforge.packs.store import active_packs
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import make_view

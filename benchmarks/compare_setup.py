@@ -40,7 +40,7 @@ def dump(out: Path) -> int:
     from scriptforge.analysis import analyse
     from scriptforge.database import load_database
     from scriptforge.errors import InputError
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
     from scriptforge.script import read_script
 
     records = []

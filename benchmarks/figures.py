@@ -100,7 +100,7 @@ def layouts_per_part(python: str, env: dict) -> str:
 import sys, tempfile
 from pathlib import Path
 from scriptforge.database import load_database
-from scriptforge.packs import active_packs
+from scriptforge.packs.store import active_packs
 from scriptforge.pipeline import build
 from scriptforge.render.pdf import Renderer
 layouts = []

@@ -179,7 +179,7 @@ def _packs():
     """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
     --no-packs), then those chosen with `--pack` (see pack_option)."""
     meta = click.get_current_context().meta
-    from scriptforge.packs import active_packs
+    from scriptforge.packs.store import active_packs
 
     return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
 
@@ -1322,14 +1322,13 @@ def pack_import(files, name, out_dir, lang):
     Example:
         scriptforge pack import roles.json nightsheet.json jinxes.json --name official
     """
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
+    from scriptforge.text.packs import pack_line
 
     path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=_data_dir(), packs=_packs())
     for warning in build.warnings:
         echo(f"Warning: {warning}", err=True)
-    manifest = build.files["pack.yaml"]
-    echo(f"pack '{manifest['name']}': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
-               f"languages {', '.join(manifest['languages']) or '-'} -> {path}")
+    echo(pack_line(build.manifest, path))
 
 
 @pack.command("update")
@@ -1372,10 +1371,9 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
         scriptforge pack update --only --lang ko
         scriptforge pack update --icons
     """
-    from scriptforge.pack_sources import stale_text
     from scriptforge.icons import ICONS_URL
-    from scriptforge.pack_update import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
-    from scriptforge.packs import diff_text
+    from scriptforge.packs.install import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
+    from scriptforge.text.packs import update_lines
 
     result = update_pack(langs=langs, only=only, from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
@@ -1387,18 +1385,7 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
     if result.icons is not None:
         for line in result.icons.failure_lines():
             echo(f"Warning: {line}", err=True)
-    manifest = result.build.files["pack.yaml"]
-    echo(f"pack 'official': {manifest['characters']} characters, {manifest['jinxes']} jinxes, "
-               f"languages {', '.join(manifest['languages']) or '-'} -> {result.path}")
-    if result.icons is not None:
-        echo(result.icons.summary())
-    if result.languages_added:
-        echo(f"languages added: {', '.join(result.languages_added)}")
-    if result.languages_removed:
-        echo(f"languages removed: {', '.join(result.languages_removed)}")
-    if result.diff is not None:
-        echo(diff_text(result.diff))
-    for line in stale_text(result.build.stale):
+    for line in update_lines(result):
         echo(line)
     for note in result.notes:
         echo(f"Info: {note}", err=True)
@@ -1414,17 +1401,14 @@ def pack_list(fmt):
     Example:
         scriptforge pack list --format json
     """
-    from scriptforge.packs import list_packs, packs_dir
+    from scriptforge.packs.store import list_packs, packs_dir
+    from scriptforge.text.packs import pack_list_text, pack_rows
 
-    rows = list_packs()
+    packs = list_packs()
     if fmt == "json":
-        _print_json(rows)
-        return
-    if not rows:
-        echo(f"no packs in {packs_dir()}")
-    for row in rows:
-        echo(f"{row['name']:<16} {row['characters'] or 0:>4} characters  {row['jinxes'] or 0:>4} jinxes  "
-                   f"{','.join(row['languages']) or '-':<6} {row['path']}")
+        _print_json(pack_rows(packs))
+    else:
+        echo(pack_list_text(packs, packs_dir()))
 
 
 @pack.command("diff")
@@ -1442,11 +1426,12 @@ def pack_diff(old, new, lang, fmt):
         scriptforge pack diff ~/old-official/ ~/new-official/
     """
     from scriptforge.database import load_database
-    from scriptforge.packs import diff_packs, diff_text, pack_files
+    from scriptforge.packs.diff import diff_packs, pack_files
+    from scriptforge.text.packs import diff_text
 
     report = diff_packs(pack_files(old, lang), pack_files(new, lang), load_database())
     if fmt == "json":
-        _print_json(report)
+        _print_json(report.as_json())
     else:
         echo(diff_text(report))
 

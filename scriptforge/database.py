@@ -8,7 +8,7 @@ from pathlib import Path
 import pickle
 from typing import Any, TypeVar
 
-from scriptforge.datafiles import PARTIAL, ProblemCollector, read_yaml
+from scriptforge.datafiles import PARTIAL, ProblemCollector
 from scriptforge.errors import DataError
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
@@ -17,6 +17,8 @@ from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
 from scriptforge.fileio import atomic_write_bytes, finish_journal, protect_data
 from scriptforge.official import OfficialFacts, official_facts
+from scriptforge.packs.sources import units
+from scriptforge.packs.store import damaged_pack, read_manifest
 from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 
@@ -45,7 +47,7 @@ class Database:
     # pack gives: the official texts, which `l10n check` does not report as ours
     pack_units: dict[str, frozenset[str]] = field(default_factory=dict)
     # lang -> text unit -> the English an official translation was made from (a pack's
-    # <lang>/sources.yaml; see scriptforge.pack_sources): what `l10n diff` shows for a stale one
+    # <lang>/sources.yaml; see scriptforge.packs.sources): what `l10n diff` shows for a stale one
     official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
     # lang -> text unit -> the source text a translation was made from, as our data records it
     # beside its hash (`translated_from.texts`): the previous source of a stale translation
@@ -239,7 +241,7 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     and validating again. The first problem `check` finds is raised as a DataError (`hint` after
     the count of the others). The BotC database and every other rule set load through here."""
     here = Path(__file__).parent
-    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "pack_sources.py",
+    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "packs/sources.py", "packs/store.py",
                                           "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
     digest = hashlib.sha256()
@@ -279,29 +281,6 @@ def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = (
     if damaged:
         return None, damaged
     return (_LayeredLoader(root, packs) if packs else _Loader(root)).load()
-
-
-def damaged_pack(folder: Path) -> DataError | None:
-    """A pack whose files do not match the sha256 its pack.yaml records (cut short, changed or
-    missing), else None. Read on a cache miss only: the cached database is keyed by these bytes."""
-    try:
-        manifest = read_yaml(folder / "pack.yaml")
-    except DataError as exc:
-        return exc
-    recorded = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(recorded, dict):
-        return None  # a pack made before packs recorded their files: nothing to check against
-    for rel, digest in recorded.items():
-        try:
-            actual = hashlib.sha256((folder / rel).read_bytes()).hexdigest()
-        except OSError as exc:
-            return DataError(f"damaged data pack: {rel} cannot be read ({exc.strerror or exc}); run "
-                             f"'scriptforge pack update' (or pack import) to repair it", where=str(folder))
-        if actual != digest:
-            return DataError(f"damaged data pack: {rel} does not match the sha256 recorded in pack.yaml (cut "
-                             f"short or changed); run 'scriptforge pack update' (or pack import) to repair it",
-                             where=str(folder))
-    return None
 
 
 def _night_unit(key: str) -> str:
@@ -564,14 +543,8 @@ def pack_name(folder: Path) -> str:
 def pack_label(folder: Path) -> tuple[str, str]:
     """(a pack's name: `name` in its pack.yaml, else the folder's name; the date it was made or
     updated: `updated` in its pack.yaml, else "")."""
-    try:
-        manifest = read_yaml(Path(folder) / "pack.yaml")
-    except DataError:
-        manifest = None
-    manifest = manifest if isinstance(manifest, dict) else {}
-    name, updated = manifest.get("name"), manifest.get("updated")
-    return (name if isinstance(name, str) and name else Path(folder).name,
-            str(updated) if isinstance(updated, (str, int)) or hasattr(updated, "isoformat") else "")
+    manifest = read_manifest(folder)
+    return manifest.name, manifest.updated
 
 
 class _LayeredLoader(_Loader):
@@ -642,8 +615,6 @@ class _LayeredLoader(_Loader):
         return merged
 
     def _note_pack_units(self, rel: str, data: Any) -> None:
-        from scriptforge.pack_sources import units
-
         if isinstance(data, dict):
             lang = rel.split("/")[0]
             self.pack_units.setdefault(lang, set()).update(units({rel: data}, lang))

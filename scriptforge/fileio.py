@@ -516,12 +516,17 @@ def _rename_all(root: Path, pending: list[tuple[Path, Path]]) -> None:
 # -- formats -------------------------------------------------------------------------------------
 
 
-def dump_yaml(data: object) -> str:
-    """YAML of data the user-file guard would read back unchanged (never .nan, .inf or a huge number)."""
+def dump_yaml(data: object, *, fast: bool = False) -> str:
+    """YAML of data the user-file guard would read back unchanged (never .nan, .inf or a huge number).
+    `fast`: libyaml's emitter where there is one, 4x faster (the same bytes on the whole official
+    pack, which is what uses it: a pack's ~370 files)."""
     import yaml
 
     assert_writable(data)
-    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100000)
+    dumper = getattr(yaml, "CSafeDumper", None) if fast else None
+    if dumper is None:
+        return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100000)
+    return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=100000)
 
 
 def dump_json(data: object) -> str:

@@ -112,7 +112,7 @@ def install_official(folder: Path, target: Path, translation: dict | None = None
     as game/ko.json, written to `folder` and installed as a pack at `target`: the pack_update result."""
     import json
 
-    from scriptforge.pack_update import update_pack
+    from scriptforge.packs.install import update_pack
 
     official = shared_path("reference", "official")
     folder.mkdir(parents=True, exist_ok=True)

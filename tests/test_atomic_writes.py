@@ -347,7 +347,7 @@ def test_import_almanac_over_a_file_that_is_not_texts_is_one_line(runner, tmp_pa
 
 def test_a_pack_install_keeps_its_lock_and_its_neighbours(tmp_path, db):
     from scriptforge.fileio import lock_file
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
 
     from .test_packs import NIGHT, ROLES, write
 

@@ -237,7 +237,7 @@ def test_official_file_codes_are_accepted_as_languages(db):
     assert languages.resolve("zh_Hans") == "zh-Hans" and languages.resolve("zh") == "zh-Hans"
     assert languages.resolve("pt_BR") == "pt-BR" and languages.resolve("ko+en") == "ko+en"
     assert languages.resolve("xx") is None and languages.resolve("ko+ko") is None
-    from scriptforge.pack_update import translation_file
+    from scriptforge.packs.install import translation_file
 
     assert translation_file("zh-Hans") == "game/zh_Hans.json" and translation_file("de") == "game/de.json"
     assert load_database().languages == db.languages

@@ -321,7 +321,7 @@ def test_a_script_from_stdin_gets_no_pictures_from_the_current_folder(runner, tm
 
 @pytest.fixture
 def geese_pack(tmp_path, db):
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
     from tests.test_packs import JINXES, NIGHT, ROLES
 
     src = tmp_path / "src"

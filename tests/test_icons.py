@@ -128,7 +128,7 @@ def test_a_bad_icon_is_one_line_and_the_pack_is_installed(mirror, tmp_path, data
     bomb = io.BytesIO()
     Image.new("1", (6000, 6000)).save(bomb, format="PNG")  # 36 million pixels in a few kB
     (local / "icons" / "tb" / "poisoner_e.webp").write_bytes(bomb.getvalue())
-    from scriptforge.pack_update import update_pack
+    from scriptforge.packs.install import update_pack
 
     result = update_pack(langs=("en",), from_dir=local, icons=True, target=pack_dir(data_home))
     assert result.icons is not None

@@ -14,7 +14,7 @@ import pytest
 from scriptforge import languages
 from scriptforge.cli import main
 from scriptforge.database import load_database
-from scriptforge.packs import import_pack
+from scriptforge.packs.install import import_pack
 from scriptforge.script import read_script
 from tests.conftest import shared_path
 

@@ -136,7 +136,7 @@ def test_a_korean_sheet_of_a_wc25_script_has_no_english_official_text(official_k
 
 def test_a_partial_pack_keeps_the_official_order(tmp_path, db):
     from scriptforge.official import official_facts
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
 
     roles = [r for r in json.loads((shared_path("reference", "official") / "roles.json").read_text(encoding="utf-8"))
              if r["id"] in ("kazali", "washerwoman", "pixie", "steward")][::-1]

@@ -8,7 +8,7 @@ import pytest
 from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.ids import token_id
-from scriptforge.packs import packs_dir
+from scriptforge.packs.store import packs_dir
 from scriptforge.text.reference import character_record
 from tests.conftest import install_official, korean_translation, official_json, shared_path
 
@@ -85,7 +85,7 @@ def test_every_jinx_and_night_text_reaches_the_output(pack_env):
 
 
 def test_a_label_key_that_matches_no_token_is_a_warning_naming_it(official_ko, tmp_path, db):
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
 
     odd = {"roles": {}, "reminders": {"redherring": "붉은 청어", "nosuchlabel": "없는 표식"},
            "editions": {"tb": {"name": "시험판"}}}

@@ -160,7 +160,7 @@ def test_translation_import_loses_nothing(official_ko):
 
 
 def test_what_a_translation_cannot_keep_is_said(official_ko, tmp_path, db):
-    from scriptforge.packs import import_pack
+    from scriptforge.packs.install import import_pack
 
     folder, _, _ = official_ko
     odd = {"roles": {"nosuchrole": {"name": "없음", "ability": "없음"}, "imp": {"name": "임프", "ability": "x", "icon": "y"}},

@@ -13,7 +13,9 @@ import yaml
 from scriptforge.database import check_database, load_database
 from scriptforge.errors import InputError
 from scriptforge.ids import token_id
-from scriptforge.packs import diff_is_empty, diff_packs, import_pack, pack_files, read_source
+from scriptforge.packs.build import read_source
+from scriptforge.packs.diff import NightMove, diff_packs, pack_files
+from scriptforge.packs.install import import_pack
 from scriptforge.cli import main
 from tests.conftest import SHARED, shared_path
 
@@ -179,7 +181,7 @@ def test_failed_import_keeps_the_old_pack(files, tmp_path, db):
 
 def test_diff_of_a_pack_against_itself_is_empty(small_pack):
     path, _ = small_pack
-    assert diff_is_empty(diff_packs(pack_files(path), pack_files(path)))
+    assert diff_packs(pack_files(path), pack_files(path)).is_empty
 
 
 def test_diff_reports_changes_and_stale_translations(small_pack, tmp_path, db):
@@ -195,15 +197,19 @@ def test_diff_reports_changes_and_stale_translations(small_pack, tmp_path, db):
     write(new_dir / "r.json", roles), write(new_dir / "n.json", night), write(new_dir / "j.json", [])
     (new_dir / "notes.json").write_text('{"not": "official"}')  # ignored in a folder of files
     report = diff_packs(pack_files(old), pack_files(new_dir), db)
-    assert [c["id"] for c in report["added"]] == ["newgoose"]
-    assert [c["id"] for c in report["removed"]] == ["loudgoose"]
-    changed = {(c["id"], c["field"]) for c in report["changed"]}
+    assert [c.id for c in report.added] == ["newgoose"]
+    assert [c.id for c in report.removed] == ["loudgoose"]
+    changed = {(c.id, c.field) for c in report.changed}
     assert ("imp", "ability") in changed and ("quietgeese", "reminders") in changed
     assert ("quietgeese", "first_night_reminder") not in changed
-    assert {"id": "quietgeese", "change": "moved", "old": 4, "new": 2} in report["night"]["first_night"]
-    assert {"id": "imp", "change": "removed", "old": 2} in report["night"]["other_nights"]
-    assert report["jinxes"]["removed"][0]["characters"] == ["quietgeese", "loudgoose"]
-    assert {"unit": "imp.ability", "lang": "ko"} in [{k: s[k] for k in ("unit", "lang")} for s in report["stale"]]
+    assert NightMove("quietgeese", "moved", 4, 2) in report.night["first_night"]
+    assert NightMove("imp", "removed", old=2) in report.night["other_nights"]
+    assert report.jinxes.removed[0].characters == ("quietgeese", "loudgoose")
+    assert ("imp.ability", "ko") in [(s.unit, s.lang) for s in report.stale]
+    # the JSON of `pack diff --format json`, as before the records
+    as_json = report.as_json()
+    assert {"id": "imp", "change": "removed", "old": 2} in as_json["night"]["other_nights"]
+    assert as_json["jinxes"]["removed"][0]["characters"] == ["quietgeese", "loudgoose"]
 
 
 def test_cli_pack_commands(small_pack, runner, tmp_path, monkeypatch):
@@ -285,8 +291,8 @@ def test_official_import_twice_is_identical_and_diff_is_empty(official_pack, tmp
     files = sorted(p.relative_to(path) for p in path.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     assert all((path / f).read_bytes() == (again / f).read_bytes() for f in files)
-    assert diff_is_empty(diff_packs(pack_files(path), pack_files(path)))
-    assert diff_is_empty(diff_packs(pack_files(path), pack_files(folder)))  # the pack vs its own files
+    assert diff_packs(pack_files(path), pack_files(path)).is_empty
+    assert diff_packs(pack_files(path), pack_files(folder)).is_empty  # the pack vs its own files
     db, problems = check_database(packs=[path])
     assert problems == [] and len(db.characters) == 182 and len(db.jinxes) >= 131
 

@@ -12,7 +12,7 @@ from scriptforge.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.database import load_database
 from scriptforge.errors import InputError
-from scriptforge.packs import import_pack
+from scriptforge.packs.install import import_pack
 from scriptforge.rules.setup import COUNTS, setup_table
 from scriptforge.analysis import validate_data
 from scriptforge.script import read_script, script_from_data

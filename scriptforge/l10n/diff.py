@@ -59,7 +59,7 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
 
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
-    from scriptforge.packs import check_source
+    from scriptforge.packs.build import check_source
 
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("roles"), dict):
@@ -120,7 +120,7 @@ def against(db, path: Path, lang: str) -> list[dict]:
     labels = db.reminder_labels.get(lang, {})
     for key, value in (data.get("reminders") or {}).items():
         ch = db.characters.get(normalize_id(key))
-        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs.py reads them in
+        tokens = (*ch.reminders, *ch.reminders_global) if ch else ()  # the order packs/build.py reads them in
         if isinstance(value, str):
             pairs = [(token_id(key), value)]
         elif isinstance(value, list):

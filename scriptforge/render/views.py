@@ -18,8 +18,8 @@ from scriptforge.describe import setup_cell
 from scriptforge.languages import char_class, default, split_pair, uses
 from scriptforge.model import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character, \
     pick_text_lang
-from scriptforge.pack_sources import stale_units
-from scriptforge.packs import OFFICIAL
+from scriptforge.packs.sources import stale_units
+from scriptforge.packs.store import OFFICIAL
 from scriptforge.render.measure import NameColumn, name_column
 from scriptforge.rules.script_kind import is_teensyville
 from scriptforge.script import Script
@@ -381,7 +381,7 @@ def lang_tag(code: str | None, page_lang: str) -> str | None:
 
 
 def stale_tag(db, page_lang: str) -> str:
-    """The tag of an official translation older than its English (see scriptforge.pack_sources)."""
+    """The tag of an official translation older than its English (see scriptforge.packs.sources)."""
     return str(db.word(page_lang, "labels", "stale_tag") or "old")
 
 

@@ -12,36 +12,53 @@ When the pack is first made, a translation is taken to be made from the English 
 changed meanwhile, it is stale until the translators change it.
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from scriptforge.languages import official
 from scriptforge.ids import text_hash
+from scriptforge.model import NIGHT_TABLE, NIGHTS
 
 SOURCES = "sources.yaml"
-_NIGHTS = {"first_night": "first_night_reminder", "other_nights": "other_night_reminder"}
+_OFFICIAL_FIELDS = ("name", "ability", "flavor")  # what an official translation gives of a character
 
 
 class Slot(NamedTuple):
+    """Where one text unit sits among a pack's files."""
+
     rel: str  # the pack file that holds the text
     hash_key: str  # its key in that file's translated_from.hashes
     text: str
 
 
-def units(files: dict, lang: str) -> dict[str, Slot]:
+class SourceText(NamedTuple):
+    """An entry of `<lang>/sources.yaml`: the English a translation was made from."""
+
+    hash: str  # text_hash of the English
+    text: str  # the English itself (what `l10n diff` shows for a stale translation)
+    translation: str  # text_hash of the translation
+
+    @classmethod
+    def from_yaml(cls, data: Any) -> "SourceText | None":
+        if not isinstance(data, dict):
+            return None
+        return cls(data.get("hash", ""), data.get("text", ""), data.get("translation", ""))
+
+
+def units(files: dict[str, Any], lang: str) -> dict[str, Slot]:
     """Every text unit of `lang` among a pack's files (path inside the pack -> data)."""
     out: dict[str, Slot] = {}
     prefix = f"{lang}/characters/"
     for rel, data in files.items():
         if rel.startswith(prefix) and isinstance(data, dict):
             char_id = rel[len(prefix):].removesuffix(".yaml")
-            for fld in ("name", "ability", "flavor"):
+            for fld in _OFFICIAL_FIELDS:
                 if isinstance(data.get(fld), str):
                     out[f"{char_id}.{fld}"] = Slot(rel, fld, data[fld])
     rel = f"{lang}/night.yaml"
     night = files.get(rel) or {}
-    for key, fld in _NIGHTS.items():
-        for char_id, text in (night.get(key) or {}).items():
-            out[f"{char_id}.{fld}"] = Slot(rel, f"{key}.{char_id}", text)
+    for n in NIGHT_TABLE:
+        for char_id, text in (night.get(n.key) or {}).items():
+            out[f"{char_id}.{n.reminder_field}"] = Slot(rel, f"{n.key}.{char_id}", text)
     for step, texts in (night.get("steps") or {}).items():
         for fld, text in texts.items():
             out[f"step.{step}.{fld}"] = Slot(rel, f"steps.{step}.{fld}", text)
@@ -53,7 +70,7 @@ def units(files: dict, lang: str) -> dict[str, Slot]:
     return out
 
 
-def record_sources(files: dict, previous: dict | None = None) -> dict[str, list[str]]:
+def record_sources(files: dict[str, Any], previous: dict[str, Any] | None = None) -> dict[str, list[str]]:
     """Write `<lang>/sources.yaml` and the translated_from blocks into a pack's `files` for each
     translated language, carrying over what `previous` (the files of the pack this one replaces)
     recorded for translations that did not change; lang -> the stale units."""
@@ -63,35 +80,30 @@ def record_sources(files: dict, previous: dict | None = None) -> dict[str, list[
     stale_by_lang = {}
     for lang in langs:
         recorded = ((previous or {}).get(f"{lang}/{SOURCES}") or {}).get("texts", {})
-        sources, stale = {}, []
+        sources: dict[str, SourceText] = {}
+        stale: list[str] = []
         hashes: dict[str, dict[str, str]] = {}
         for key, slot in units(files, lang).items():
             source = english.get(key)
             if source is None:
                 continue
-            old = recorded.get(key)
+            old = SourceText.from_yaml(recorded.get(key))
             mine = text_hash(slot.text)
-            record = old if old and old.get("translation") == mine else \
-                {"hash": text_hash(source.text), "text": source.text, "translation": mine}
+            record = old if old and old.translation == mine else SourceText(text_hash(source.text), source.text, mine)
             sources[key] = record
-            if record["hash"] != text_hash(source.text):
+            if record.hash != text_hash(source.text):
                 stale.append(key)
-            hashes.setdefault(slot.rel, {})[slot.hash_key] = record["hash"]
+            hashes.setdefault(slot.rel, {})[slot.hash_key] = record.hash
         for rel, block in hashes.items():
             files[rel]["translated_from"] = {"lang": source_lang, "hashes": block}
         if sources:
-            files[f"{lang}/{SOURCES}"] = {"lang": source_lang, "texts": sources, "stale": stale}
+            files[f"{lang}/{SOURCES}"] = {"lang": source_lang, "texts": {k: r._asdict() for k, r in sources.items()},
+                                          "stale": stale}
         stale_by_lang[lang] = stale
     return {lang: keys for lang, keys in stale_by_lang.items() if keys}
 
 
-def stale_text(stale: dict[str, list[str]]) -> list[str]:
-    """One line per stale official translation, for `pack update`."""
-    return [f"stale official translation: {lang} {key} (its English changed since it was translated; "
-            f"see 'scriptforge l10n diff --to {lang}')" for lang, keys in stale.items() for key in keys]
-
-
-def stale_units(db, lang: str) -> frozenset[str]:
+def stale_units(db: Any, lang: str) -> frozenset[str]:
     """The official text units of `lang` (abilities, names, flavor, night reminders, labels, jinxes
     a pack gives) whose recorded source text no longer matches the database's: stale official
     translations. Our own stale translations are `l10n check`'s business, not the page's."""
@@ -116,7 +128,7 @@ def stale_units(db, lang: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def drop_stale(files: dict, stale: dict[str, list[str]]) -> None:
+def drop_stale(files: dict[str, Any], stale: dict[str, list[str]]) -> None:
     """Remove stale translations from a pack's files, so that their English prints (marked) instead:
     a stale label, jinx, night reminder or flavor alone; a stale name or ability takes the
     character's texts in that language with it."""
@@ -133,7 +145,7 @@ def drop_stale(files: dict, stale: dict[str, list[str]]) -> None:
                 del files[slot.rel]  # no name and ability: the night reminders in `lang` go too
                 char_id = key.split(".")[0]
                 night = files.get(f"{lang}/night.yaml") or {}
-                for part in ("first_night", "other_nights"):
+                for part in NIGHTS:
                     (night.get(part) or {}).pop(char_id, None)
                     night.get("translated_from", {}).get("hashes", {}).pop(f"{part}.{char_id}", None)
                 continue

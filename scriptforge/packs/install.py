@@ -1,27 +1,32 @@
-"""`scriptforge pack update`: fetch the official data and install it as the pack `official`.
+"""Installing packs: `scriptforge pack import` (files the user has, as a pack of any name) and
+`scriptforge pack update` (the official data, fetched or read from a folder, as the pack
+`official`, replacing the one installed: the languages asked for join those installed, or replace
+them with `--only`).
 
 The English facts and texts are TPI's toolmaker files (roles.json, nightsheet.json, jinxes.json,
 published under release.botc.app/resources/data/); translations are `game/<lang>.json` of TPI's
 translation repository. Every file is fetched and checked before anything is written; the
-install is one rename (`packs.write_pack`), so a failure leaves the installed pack as it was.
+install is one rename (`store.write_pack`), so a failure leaves the installed pack as it was.
 The network is used here only, and only when asked.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 import urllib.parse
 
+from scriptforge.database import load_database
 from scriptforge.errors import DataError, InputError
 from scriptforge.fileio import locked
-from scriptforge.datafiles import read_yaml
 from scriptforge.icons import ICONS_URL, IconUpdate, carried_over, update_icons
 from scriptforge.languages import codes, default, get as get_language, official
 from scriptforge.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
-from scriptforge.pack_sources import drop_stale
-from scriptforge.packs import OFFICIAL, PackBuild, Source, build_pack, diff_packs, pack_files, packs_dir, parse_source, \
-    write_pack
+from scriptforge.packs.build import PackBuild, Source, build_pack, parse_source, read_source
+from scriptforge.packs.diff import PackDiff, diff_packs
+from scriptforge.packs.sources import drop_stale
+from scriptforge.packs.store import MANIFEST, OFFICIAL, packs_dir, read_manifest, read_pack, write_pack
 
 OFFICIAL_URL = "https://release.botc.app/resources/data/"
 TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
@@ -31,13 +36,28 @@ STALE_KEEP, STALE_ENGLISH = "keep", "english"  # `pack update --stale`
 MAX_BYTES = USER_FILE_BYTES  # the official files are ~100 kB; anything this big is not one of them
 
 
+class LanguageSet(NamedTuple):
+    """The languages of the installed pack before an update and of the pack that replaces it."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        """Languages the update brought (none on a first install: everything is new then)."""
+        return tuple(c for c in self.after if self.before and c not in self.before)
+
+    @property
+    def removed(self) -> tuple[str, ...]:
+        return tuple(c for c in self.before if c not in self.after)
+
+
 @dataclass
 class UpdateResult:
     path: Path
     build: PackBuild
-    diff: dict | None = None  # what changed against the pack installed before; None on a first install
-    languages_added: tuple[str, ...] = ()
-    languages_removed: tuple[str, ...] = ()
+    languages: LanguageSet
+    diff: PackDiff | None = None  # what changed against the pack installed before; None on a first install
     icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
     notes: tuple[str, ...] = ()  # what the user should know about files given and not read
 
@@ -108,12 +128,13 @@ def unread_files(from_dir: Path | None) -> tuple[str, ...]:
 
 def installed_languages(target: Path) -> tuple[str, ...]:
     """The languages of the pack installed at `target` (none where there is none, or it is damaged)."""
-    try:
-        manifest = read_yaml(target / "pack.yaml")
-    except (DataError, InputError, OSError):
+    if not (target / MANIFEST).is_file():
         return ()
-    found = manifest.get("languages", []) if isinstance(manifest, dict) else []
-    return tuple(code for code in found if isinstance(code, str) and code in codes())
+    try:
+        manifest = read_manifest(target)
+    except (InputError, OSError):
+        return ()
+    return tuple(code for code in manifest.languages if code in codes())
 
 
 def wanted_languages(langs: tuple[str, ...], installed: tuple[str, ...], only: bool) -> tuple[str, ...]:
@@ -138,8 +159,6 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     the English prints instead, marked as a fallback). With `icons`, the character icons too
     (`scriptforge.icons`: from `icons_url`, or `from_dir/icons/`; `icon_bar(total)` is the progress
     bar); without, the installed pack's icons are kept."""
-    from scriptforge.database import load_database
-
     target = Path(target) if target else packs_dir() / OFFICIAL
     installed = installed_languages(target)
     langs = wanted_languages(langs, installed, only)
@@ -148,9 +167,9 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     roles = next(s.data for s in sources if s.kind == "roles")
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
-        installed_pack = target if (target / "pack.yaml").is_file() else None
+        installed_pack = target if (target / MANIFEST).is_file() else None
         try:
-            old = pack_files(target) if installed_pack else None
+            old = read_pack(target).files if installed_pack else None
         except DataError:
             old = None  # a damaged installed pack: replaced, with nothing to compare against
         build = build_pack(sources, OFFICIAL, base_db, updated=datetime.date.today().isoformat(), previous=old)
@@ -162,10 +181,33 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
         else:
             icon_update = carried_over(installed_pack, (r["id"] for r in roles))
         build.blobs.update(icon_update.files)
-        path = write_pack(build, target)
+        path = write_pack(build.files, build.manifest, target, build.blobs)
     diff = diff_packs(old, build.files, base_db) if old is not None else None
-    now = tuple(build.files["pack.yaml"]["languages"])
-    return UpdateResult(path=path, build=build, diff=diff,
-                        languages_added=tuple(c for c in now if installed and c not in installed),
-                        languages_removed=tuple(c for c in installed if c not in now),
+    return UpdateResult(path=path, build=build, languages=LanguageSet(installed, build.manifest.languages), diff=diff,
                         icons=icon_update if icons or icon_update.count else None, notes=unread_files(from_dir))
+
+
+def import_pack(paths: Iterable[str | Path], *, name: str | None = None, out: Path | None = None,
+                lang: str | None = None, base_db: Any = None, data_dir: Path | None = None,
+                packs: Iterable[str | Path] = ()) -> tuple[Path, PackBuild]:
+    """`scriptforge pack import`: read, recognise and check the files, build the pack, write it
+    (replacing a pack of that name in one rename).
+
+    Names and jinx pairs the files do not define are looked up in `base_db`, else in the data
+    (`data_dir`) with `packs` loaded, except the pack being replaced: a pack never depends on its
+    own older version."""
+    sources = [read_source(Path(p), lang) for p in paths]
+    if not sources:
+        raise InputError("no files given")
+    if name is None:
+        name = Path(out).name if out else OFFICIAL
+    target = Path(out) if out else packs_dir() / name
+    if base_db is None:
+        base_db = load_database(data_dir, [p for p in packs if Path(p).resolve() != target.resolve()])
+    build = build_pack(sources, name, base_db)
+    with locked(target, follow_symlinks=False):  # the link itself: each version folder is another file
+        try:
+            return write_pack(build.files, build.manifest, target, build.blobs), build
+        except DataError as exc:  # a value the input schemas let through but the pack's do not
+            raise InputError(f"the pack these files make fails its own schema ({exc}); fix the value in the "
+                             "input", where=", ".join(str(s.path) for s in sources)) from None
