@@ -105,9 +105,9 @@ from scriptforge.pipeline import build
 from scriptforge.render.pdf import Renderer
 layouts = []
 lay = Renderer.layout
-def counted(self, *args, **kwargs):
-    layouts.append(1)
-    return lay(self, *args, **kwargs)
+def counted(self, html, *args, **kwargs):
+    layouts.append("<section" in html)  # False: page footers alone, over empty pages (weasy.with_margin_boxes)
+    return lay(self, html, *args, **kwargs)
 Renderer.layout = counted
 rendered = []
 render = Renderer.render
@@ -119,7 +119,9 @@ out = Path(tempfile.mkdtemp()) / "w.pdf"
 result = build(Path({str(WHALE)!r}), load_database(None, active_packs([])), Renderer(), target=out, lang="en", night=True)
 fitted = getattr(rendered[-1], "fitted", None) if rendered else None
 parts = "; ".join(f"{{f.part}}: {{f.layouts}} layouts, {{round(f.scale * 100)}}%, {{f.pages}} pages" for f in fitted or [])
-print(f"{{result.pages}} pages, {{len(layouts)}} layouts in all" + (f" ({{parts}})" if parts else ""))
+footers = layouts.count(False)
+print(f"{{result.pages}} pages, {{len(layouts) - footers}} layouts in all" + (f" ({{parts}})" if parts else "")
+      + (f", and {{footers}} of the page footers alone" if footers else ""))
 """
     done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, cwd=WHALE.parent)
     return done.stdout.strip() or done.stderr.strip().splitlines()[-1]

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scriptforge.database import Database
 from scriptforge.model import Character
@@ -24,10 +24,13 @@ from scriptforge.findings import Finding, Selection, finding, has_errors
 from scriptforge.rules.jinxes import ScriptJinxes, script_jinxes
 from scriptforge.rules.night import NightOrder, night_order
 from scriptforge.rules.order import sheet_order
-from scriptforge.rules.setup import SetupRow, setup_table
-from scriptforge.rules.validate import script_findings
 from scriptforge.script import Script, read_script, script_from_data
 from scriptforge.script_schema import length_findings, schema_findings
+
+# The setup model and the script checks are imported where they are asked for: a sheet without
+# a back page, built without findings, uses neither.
+if TYPE_CHECKING:
+    from scriptforge.rules.setup import SetupRow
 
 
 @dataclass
@@ -55,11 +58,15 @@ class Analysis:
     @cached_property
     def setup(self) -> tuple[SetupRow, ...]:
         """The 5–15 player setup table."""
+        from scriptforge.rules.setup import setup_table
+
         return tuple(setup_table(self.script.characters, self.db))
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
         """Everything `validate` reports: reading problems, schema, lengths, night, setup, jinxes."""
+        from scriptforge.rules.validate import script_findings
+
         document = self.script.document
         return (*self.script.problems, *schema_findings(document), *length_findings(document),
                 *script_findings(self))

@@ -95,11 +95,12 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
 def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
           paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
           skip_unknown: bool = False, keep_analysis: bool = False,
-          options: PrintOptions = PrintOptions()) -> BuildResult:
+          options: PrintOptions = PrintOptions(), durable: bool = True) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
     With `keep_analysis` the result keeps the script's Analysis. `options`: the layout (columns,
-    compact, font size, player table, the night's player count, Teensyville)."""
+    compact, font size, player table, the night's player count, Teensyville). `durable=False`
+    writes without waiting for the disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
@@ -121,7 +122,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     rendered = renderer.render(view, fmt, base_dir=script_folder(script_path))
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
-    result.written = write_rendered(rendered, target)
+    result.written = write_rendered(rendered, target, durable=durable)
     return result
 
 

@@ -30,9 +30,11 @@ def test_each_rule_runs_once_per_script(db, monkeypatch):
             return function(*args, **kwargs)
         return wrapper
 
-    for name, attr in (("night", "night_order"), ("order", "sheet_order"), ("setup", "setup_table"),
-                       ("jinxes", "script_jinxes")):
-        monkeypatch.setattr(analysis_module, attr, counted(name, getattr(analysis_module, attr)))
+    import scriptforge.rules.setup as setup_module  # imported by the analysis where the table is asked for
+
+    for module, name, attr in ((analysis_module, "night", "night_order"), (analysis_module, "order", "sheet_order"),
+                               (setup_module, "setup", "setup_table"), (analysis_module, "jinxes", "script_jinxes")):
+        monkeypatch.setattr(module, attr, counted(name, getattr(module, attr)))
     analysis = analyse(read_script(FTPD, db), db)
     make_view(analysis, "ko", "a4", back=True, night=True)
     almanac_view(analysis, "ko")

@@ -120,3 +120,31 @@ def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_rende
     assert [(f.part, f.scale) for f in first.fitted] == [(f.part, f.scale) for f in second.fitted] == \
         [("the character sheet", 0.88)]
     assert any("text set at 88%" in w for w in first.warnings)
+
+
+def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, monkeypatch):
+    """The fitting lays pages out without footers and moves the footers, laid out over empty pages,
+    onto the chosen layout (weasy.with_margin_boxes): the PDF is the one laying each part out again
+    with its numbered footer gives. Parts taken from the layout of the whole are laid out again
+    (alone, a night page carries its language-tag notes)."""
+    import scriptforge.render.pdf as pdf
+    from scriptforge.render.writing import pdf_bytes
+
+    ids = [c for c, ch in db.characters.items() if ch.team in ("townsfolk", "outsider", "minion", "demon")][:40]
+    owl = {"id": "owl", "name": "Night Owl", "team": "townsfolk", "ability": "Each night, hoot.", "firstNight": 30,
+           "otherNight": 30}  # no Korean text: printed in English, tagged EN, its note on each night page
+    forty = analyse(script_from_data([{"id": "_meta", "name": "Forty", "author": "Tester"}, *ids, owl], db,
+                                     "forty.json"), db)
+
+    def pdf_of(lang, **patches):
+        with monkeypatch.context() as patched:
+            for name, value in patches.items():
+                patched.setattr(pdf, name, value)
+            renderer = Renderer()
+            parts = renderer.documents(make_view(forty, lang, "a4", night=True, back=True), tmp_path, [])
+            return pdf_bytes(parts.docs), parts.fitted
+
+    for lang in ("en", "ko"):
+        moved, fitted = pdf_of(lang)
+        assert fitted  # the sheet did not fit at full size; the back page and the nights did
+        assert pdf_of(lang, with_margin_boxes=lambda document, donor: None)[0] == moved  # all laid out again

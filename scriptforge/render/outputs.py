@@ -102,9 +102,11 @@ def check_targets(pairs: list[tuple[Path, Path]]) -> None:
     refuse_to_overwrite(dict.fromkeys(target for _, target in pairs))
 
 
-def write_rendered(rendered: "Rendered", target: Path) -> list[Path]:
+def write_rendered(rendered: "Rendered", target: Path, *, durable: bool = True) -> list[Path]:
     """Write each file of `rendered` atomically (PNG pages get -1, -2… before the suffix), or to
-    standard output when `target` is ``-``; the paths written."""
+    standard output when `target` is ``-``; the paths written. `durable=False` does not wait for
+    the disk (no fsync; a viewer still never sees half a file): for a preview that the next save
+    replaces anyway (`watch`)."""
     if str(target) == STDOUT:
         if len(rendered.files) != 1:
             raise OutputError(f"-o - writes one file, but this output is {len(rendered.files)} PNG pages; "
@@ -119,7 +121,7 @@ def write_rendered(rendered: "Rendered", target: Path) -> list[Path]:
         paths = [target if suffix == target.suffix else Path(f"{stem}{suffix}") for suffix, _ in rendered.files]
     refuse_to_overwrite(paths)
     for path, (_, data) in zip(paths, rendered.files):
-        atomic_write_bytes(path, data)  # a WriteError (one line, exit 2) when it cannot be written
+        atomic_write_bytes(path, data, durable=durable)  # a WriteError (one line, exit 2) when it cannot be written
     return paths
 
 

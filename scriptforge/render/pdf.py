@@ -38,7 +38,7 @@ from scriptforge.render.templating import Templates, base_url
 from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missing_glyph_warning, missing_glyphs
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
 from scriptforge.render.views import keep_korean_words, keep_words
-from scriptforge.render.weasy import html_document
+from scriptforge.render.weasy import html_document, with_margin_boxes
 from scriptforge.render.writing import PNG_DPI, Rendered, captured_weasyprint_warnings, output, unique
 
 
@@ -116,7 +116,9 @@ class Renderer:
                 continue
 
             def lay_out(scale: float, part=part, template=template):
-                return self._laid_out(replace(part, scale=scale), template, base_dir, warnings, system_fonts)
+                # without the page footer: `_numbered` gives the chosen layout its footers
+                bare = {"footer": None, "art_notice": None} if part.footer else {}
+                return self._laid_out(replace(part, scale=scale, **bare), template, base_dir, warnings, system_fonts)
 
             document, fit, said = fit_part(lay_out, part.paper, what, first=first)
             warnings.extend(said)
@@ -124,19 +126,28 @@ class Renderer:
             scales.append(fit.scale)
             fitted.append(fit)
         numbered = self._numbered([(part, template) for part, template, _ in parts], docs, scales, base_dir,
-                                  system_fonts)
+                                  system_fonts, [first for first in firsts if first is not None])
         return Parts(numbered, fitted)
 
-    def _numbered(self, parts: list, docs: list, scales: list[float], base_dir, system_fonts: bool) -> list:
-        """Parts laid out one by one each count their pages from 1: where the view has a footer,
-        each is laid out once more, at the text size it was fitted to (`scales`), with its pages
-        numbered as pages of the whole output (page breaks do not depend on the footer)."""
-        if len(docs) < 2 or getattr(parts[0][0], "footer", None) is None:
+    def _numbered(self, parts: list, docs: list, scales: list[float], base_dir, system_fonts: bool,
+                  from_whole: Sequence = ()) -> list:
+        """Parts laid out one by one each count their pages from 1 (or, fitted, have no footer):
+        where the view has a footer, each gets the footers of its pages numbered as pages of the
+        whole output, laid out over empty pages (``weasy.with_margin_boxes``; page breaks do not
+        depend on the footer); a part taken from the layout of the whole (`from_whole`) is laid out
+        again alone, at the text size it was fitted to (`scales`), since a part alone prints a
+        little more (a night page's language-tag notes)."""
+        if getattr(parts[0][0], "footer", None) is None:
             return docs
         total, offset, out = sum(len(d.pages) for d in docs), 0, []
         for (part, template), doc, scale in zip(parts, docs, scales):
-            numbered = replace(part, scale=scale, footer=replace(part.footer, offset=offset, total=total))
-            again = self._laid_out(numbered, template, base_dir, [], system_fonts)
+            numbered = replace(part, scale=scale,
+                               footer=replace(part.footer, offset=offset, total=total, pages=len(doc.pages)))
+            again = None
+            if not any(doc is whole for whole in from_whole):  # empty pages: only the footers are laid out
+                again = with_margin_boxes(doc, self._laid_out(numbered, "footers.html.j2", base_dir, [], system_fonts))
+            if again is None:
+                again = self._laid_out(numbered, template, base_dir, [], system_fonts)
             out.append(again if len(again.pages) == len(doc.pages) else doc)
             offset += len(doc.pages)
         return out

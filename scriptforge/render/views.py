@@ -167,6 +167,7 @@ class Footer:
     page: str  # "{page} / {pages}"
     offset: int = 0  # pages before this part, where a part is laid out alone (render/pdf.py)
     total: int | None = None  # the whole output's pages then; None: the document counts them
+    pages: int = 1  # this part's pages then (the empty pages of templates/footers.html.j2)
 
     @property
     def left_css(self) -> markupsafe.Markup:
