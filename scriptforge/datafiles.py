@@ -12,7 +12,7 @@ from typing import Any
 
 from scriptforge import userfiles
 from scriptforge.errors import DataError, DataReferenceError, InputError
-from scriptforge.fileio import read_cache_text, write_cache_text
+from scriptforge.fileio import atomic_write_bytes, read_cache_text, write_cache_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 
 
@@ -31,23 +31,71 @@ PARTIAL = "~partial"  # a schema name with this suffix: the schema with its top-
 @cache
 def _validator(schema_name: str):
     # Generating a validator costs ~10 ms per schema, more than reading all the data; the
-    # generated code is cached per schema content and fastjsonschema version.
+    # generated code is cached per schema content and fastjsonschema version, and so is its
+    # bytecode (per Python bytecode version): compiling the generated Python took as long
+    # again, in every process that checks data (`db check`, a changed data file).
     base = schema_name.removesuffix(PARTIAL)
-    text = schema_path(base).read_text(encoding="utf-8")
+    schema = json.loads(schema_path(base).read_text(encoding="utf-8"))
+    if base != schema_name:
+        schema.pop("required", None)
+    return compiled_check(f"{base}{'-partial' if base != schema_name else ''}", schema)
+
+
+def compiled_check(label: str, schema: dict[str, Any], **options: Any) -> Any:
+    """fastjsonschema's check of `schema` (`options`: compile_to_code's), its generated code and
+    the code's bytecode kept in the user cache under the hash of the schema, the options and
+    fastjsonschema's version (see `_validator`)."""
     import fastjsonschema
 
-    digest = hashlib.sha256(f"{fastjsonschema.VERSION}\n{schema_name}\n{text}".encode()).hexdigest()[:24]
-    cached = cache_dir("validators") / f"{base}{'-partial' if base != schema_name else ''}-{digest}.py"
-    code = read_cache_text(cached)  # None when missing or damaged: then it is generated again
-    if code is None:
-        schema = json.loads(text)
-        if base != schema_name:
-            schema.pop("required", None)
-        code = fastjsonschema.compile_to_code(schema)
-        write_cache_text(cached, code)
-    namespace: dict = {}
-    exec(compile(code, str(cached), "exec"), namespace)
+    key = json.dumps([fastjsonschema.VERSION, label, schema, sorted(options.items())], sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    cached = cache_dir("validators") / f"{label}-{digest}.py"
+    compiled = _cached_bytecode(cached)
+    if compiled is None:
+        code = read_cache_text(cached)  # None when missing or damaged: then it is generated again
+        if code is None:
+            code = fastjsonschema.compile_to_code(schema, **options)
+            write_cache_text(cached, code)
+        compiled = compile(code, str(cached), "exec")
+        _keep_bytecode(cached, compiled)
+    namespace: dict[str, Any] = {}
+    exec(compiled, namespace)
     return namespace["validate"]
+
+
+def _bytecode_path(source: Path) -> Path:
+    from importlib.util import MAGIC_NUMBER
+
+    return source.with_name(f"{source.stem}.{MAGIC_NUMBER.hex()}.bytecode")
+
+
+def _cached_bytecode(source: Path) -> Any:
+    """The kept bytecode of generated code (see `_keep_bytecode`), or None (missing, damaged)."""
+    import marshal
+
+    try:
+        raw = _bytecode_path(source).read_bytes()
+    except OSError:
+        return None
+    digest, data = raw[:32], raw[32:]
+    if len(raw) < 32 or hashlib.sha256(data).digest() != digest:
+        return None
+    try:
+        return marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
+def _keep_bytecode(source: Path, compiled: Any) -> None:
+    """Keep compiled generated code beside it, with its sha256 in front (a damaged file is
+    compiled again, never run)."""
+    import marshal
+
+    data = marshal.dumps(compiled)
+    try:
+        atomic_write_bytes(_bytecode_path(source), hashlib.sha256(data).digest() + data, durable=False)
+    except OSError:
+        pass  # a read-only home only costs speed
 
 
 def schema_path(schema_name: str) -> Path:

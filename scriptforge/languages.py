@@ -138,18 +138,28 @@ def system_of(char: str) -> str | None:
     return None
 
 
+class _Letters(dict[str, "str | None"]):
+    """Character -> its writing system if it is a letter (else None), each looked up once."""
+
+    def __missing__(self, char: str) -> str | None:
+        if len(self) > 50_000:  # a text of every character: start again rather than grow
+            self.clear()
+        code = self[char] = system_of(char) if char.isalpha() else None
+        return code
+
+
+_LETTERS = _Letters()
+
+
 def writing_systems(text: str) -> set[str]:
     """The writing systems (Latn, Hang, ...) of the letters in `text`.
 
-    Each distinct character is looked up once, by bisection over the sorted ranges (a corpus
-    of 10,000 scripts has millions of characters but few distinct ones per text)."""
-    found: set[str] = set()
-    for char in set(text or ""):
-        if char.isalpha():
-            code = system_of(char)
-            if code is not None:
-                found.add(code)
-    return found
+    Each distinct character is looked up once per process, by bisection over the sorted ranges
+    (a corpus of 10,000 scripts has millions of characters but few distinct ones)."""
+    letters = _LETTERS
+    found = {letters[char] for char in set(text or "")}
+    found.discard(None)
+    return found  # type: ignore[return-value]  # None removed
 
 
 def uses(text: str, system: str) -> bool:
@@ -166,7 +176,12 @@ def char_class(system: str) -> str:
 def detect(text: str, among: tuple[str, ...] | list[str]) -> str:
     """The language of `text` out of `among` (registry order): the first whose writing systems hold
     every writing system of the text, else the one holding most; `among`'s first when no letter tells."""
-    found = writing_systems(text)
+    return _detect(frozenset(writing_systems(text)), tuple(among))
+
+
+@lru_cache(maxsize=1024)
+def _detect(found: frozenset[str], among: tuple[str, ...]) -> str:
+    """`detect` from the text's writing systems (few combinations: remembered)."""
     ordered = [code for code in registry().languages if code in among]
     if not found or not ordered:
         return ordered[0] if ordered else among[0]
@@ -191,9 +206,11 @@ def unprintable_letters(code: str, coverage: frozenset[int]) -> str:
 # -- fallbacks -------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
 def fallback_chain(code: str, source: str | None = None) -> tuple[str, ...]:
     """Where a text in `code` is looked for: `code`, then the language the text was written or
-    translated from (`source`), then `code`'s own fallbacks, then registry order."""
+    translated from (`source`), then `code`'s own fallbacks, then registry order (the registry
+    never changes in a process: each chain is made once)."""
     chain = [code, *([source] if source else []), *(get(code).fallback if code in registry().languages else ()),
              *registry().languages]
     return tuple(dict.fromkeys(chain))

@@ -8,10 +8,15 @@ retired from one it still has.
 
 from dataclasses import dataclass
 import difflib
-from functools import cache
+from functools import cache, lru_cache
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
 
-from scriptforge.datafiles import read_yaml, validate
-from scriptforge.paths import DATA_DIR
+from scriptforge.datafiles import read_yaml, schema_path, validate
+from scriptforge.fileio import read_cache_text, write_cache_text
+from scriptforge.paths import DATA_DIR, cache_dir
 
 PACK_UPDATE = "scriptforge pack update"
 
@@ -24,13 +29,36 @@ class OfficialFacts:
 
     def close(self, text: str, limit: int = 3) -> list[str]:
         """Official ids close to a misspelt id (normalised)."""
-        return difflib.get_close_matches(text, list(self.teams), n=limit, cutoff=0.75)
+        return list(_close(self, text, limit))
+
+
+@lru_cache(maxsize=4096)
+def _close(facts: OfficialFacts, text: str, limit: int) -> tuple[str, ...]:
+    """`OfficialFacts.close`, remembered: a corpus repeats its misspellings file after file."""
+    return tuple(difflib.get_close_matches(text, list(facts.teams), n=limit, cutoff=0.75))
 
 
 @cache
 def official_facts() -> OfficialFacts:
-    path = DATA_DIR / "official.yaml"
-    data = read_yaml(path)
-    validate(data, "official", path)
+    data = _checked(DATA_DIR / "official.yaml")
     teams = {char_id: team for team, ids in data["characters"].items() for char_id in ids}
     return OfficialFacts(teams=teams, positions={char_id: i for i, char_id in enumerate(teams)}, jinxes=frozenset(frozenset(pair) for pair in data["jinxes"]))
+
+
+def _checked(path: Path) -> Any:
+    """The file read and checked against its schema, kept in the user cache as JSON under the
+    hash of its bytes, its schema's and the reading code's: the same bytes get the same verdict,
+    and most commands that need these facts would otherwise spend more on importing and running
+    the YAML reader than on anything else they do with them."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for source in (path, schema_path("official"), *(here / m for m in ("official.py", "datafiles.py", "userfiles.py"))):
+        digest.update(source.read_bytes() + b"\0")
+    cached = cache_dir("official") / f"{digest.hexdigest()[:32]}.json"
+    text = read_cache_text(cached)
+    if text is not None:
+        return json.loads(text)
+    data = read_yaml(path)
+    validate(data, "official", path)
+    write_cache_text(cached, json.dumps(data, ensure_ascii=False))
+    return data

@@ -118,16 +118,42 @@ def script_from_data(data: object, db: Database, source: str = "<data>") -> Scri
     return _Reader(db, source).read(data)
 
 
+def _remembered(db: Database, kind: str) -> dict[Any, Any]:
+    """A memo kept with the database (which never changes once loaded), for answers that depend
+    only on it: corpora repeat the same ids, names and misspellings in file after file. Emptied
+    when it holds 10,000 answers, so a stream of distinct names cannot grow it without bound."""
+    memo: dict[Any, Any] = db.__dict__.setdefault(f"_script_{kind}", {})
+    if len(memo) > 10000:
+        memo.clear()
+    return memo
+
+
+def _find(db: Database, name: str) -> tuple[Character, ...]:
+    """db.find, remembered per database."""
+    memo = _remembered(db, "find")
+    found = memo.get(name)
+    if found is None:
+        found = memo[name] = tuple(db.find(name))
+    return found
+
+
 def _suggest(db: Database, name: str) -> list[str]:
     """db.suggest, remembered per database: corpora repeat the same unknown ids many times."""
     if len(name) > 100:
         return []
-    cache = db.__dict__.setdefault("_script_suggest_cache", {})
-    if name not in cache:
-        if len(cache) > 10000:
-            cache.clear()
-        cache[name] = db.suggest(name)
-    return list(cache[name])
+    memo = _remembered(db, "suggest")
+    if name not in memo:
+        memo[name] = db.suggest(name)
+    return list(memo[name])
+
+
+def _official_order(db: Database) -> tuple[str, ...]:
+    """The database's official ids in sheet order (what `sheet_order` places them by)."""
+    memo = _remembered(db, "order")
+    if "order" not in memo:
+        memo["order"] = tuple(cid for cid, ch in db.characters.items() if not ch.homebrew)
+    order: tuple[str, ...] = memo["order"]
+    return order
 
 
 def _unknown(db: Database, name: str, path: str) -> Finding:
@@ -196,7 +222,7 @@ class _Reader:
                       problems=tuple(self.problems), document=data, paths=self.paths,
                       images=self.images, jinxes=tuple(self.jinxes),
                       overridden=frozenset(self.overridden),
-                      database_order=tuple(cid for cid, ch in self.db.characters.items() if not ch.homebrew),
+                      database_order=_official_order(self.db),
                       logo=self._url((self.meta or {}).get("logo")))
 
     # -- entries ------------------------------------------------------------------------
@@ -229,7 +255,7 @@ class _Reader:
             old.path, id=char_id, first=first, repeats=len(copies), copies=copies)
 
     def _lookup(self, name: str, path: str) -> Character | None:
-        found = self.db.find(name) if name.strip() else []
+        found = _find(self.db, name) if name.strip() else ()
         if len(found) == 1:
             return found[0]
         if found:
@@ -264,10 +290,10 @@ class _Reader:
             else:
                 self.problems.append(finding("duplicate-meta", "a second _meta object is ignored", path))
             return
-        if not any(key in item for key in ("name", "team", "ability")):
+        if "name" not in item and "team" not in item and "ability" not in item:
             self._official(char_id, path)  # {"id": "washerwoman"}: the deprecated short form
             return
-        found = self.db.find(char_id) if char_id.strip() else []
+        found = _find(self.db, char_id) if char_id.strip() else ()
         base = found[0] if len(found) == 1 else None
         ch = self._override(base, item, path) if base else self._homebrew(char_id, item, path)
         if ch and self._add(ch, path):
@@ -290,7 +316,7 @@ class _Reader:
         return reading.effect
 
     def _resolve_name(self, name: str) -> str | None:
-        found = self.db.find(name)
+        found = _find(self.db, name)
         return found[0].id if len(found) == 1 else None
 
     def _night(self, item: dict[str, Any]) -> dict[str, float]:

@@ -180,17 +180,65 @@ def _json_float(text: str) -> float | Refused:
 
 def parse_json(text: str, label: str) -> Any:
     """JSON text → data that passed the guard; InputError with the line or the JSON pointer."""
+    refused = []  # the numbers the parser turned into Refused: none, in every script
+
+    def integer(number: str) -> int | Refused:
+        value = _json_int(number)
+        if isinstance(value, Refused):
+            refused.append(value)
+        return value
+
+    def floating(number: str) -> float | Refused:
+        value = _json_float(number)
+        if isinstance(value, Refused):
+            refused.append(value)
+        return value
+
+    def constant(name: str) -> Refused:
+        refused.append(Refused(name))
+        return refused[-1]
+
     try:
-        data = json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=Refused)
+        data = json.loads(text, parse_int=integer, parse_float=floating, parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", where=f"{label}:{exc.lineno}") from None
     except RecursionError:
         raise InputError(f"JSON nested deeper than {MAX_DEPTH} levels", where=label) from None
+    if not refused and _plain_strings(text) and len(text) <= MAX_VALUES and _shallow(data):
+        return data  # nothing the guard refuses can be in it (see _plain_strings, _shallow)
     problem = first_problem(data)
     if problem is not None:
         steps, message = problem
         raise InputError(f"{place(steps)}: {message}", where=label)
     return data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _plain_strings(text: str) -> bool:
+    """Whether no string parsed from the JSON `text` can hold a NUL or a lone surrogate (what the
+    guard refuses in strings): such a string comes from a `\\u` escape or from the same
+    character in the text itself."""
+    if "\\u" in text or "\0" in text:
+        return False
+    return text.isascii() or max(text, default="") < "\ud800" or _SURROGATE.search(text) is None
+
+
+def _shallow(data: Any) -> bool:
+    """Whether no value of `data` lies deeper than MAX_DEPTH (as `first_problem` counts: the
+    path of a value is one step per container around it). Only containers are visited."""
+    stack = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, (dict, list)) or not node:
+            continue
+        if depth >= MAX_DEPTH:
+            return False
+        for child in (node.values() if isinstance(node, dict) else node):
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return True
 
 
 def read_json(path: str | Path) -> Any:

@@ -293,3 +293,22 @@ def test_a_value_only_the_packs_schema_refuses_is_named_in_the_input(runner, tmp
     assert result.exit_code == 2
     one_error_line(result, f"Error: {source}: the pack these files make fails its own schema")
     assert not (tmp_path / "pk").exists()
+
+
+def test_parse_json_refuses_raw_characters_and_depth_without_escapes():
+    """parse_json's quick proof that a document holds nothing refused (no `\\u` escape, no NUL or
+    surrogate in the text, no Refused number, nothing deeper than MAX_DEPTH) must not let through
+    what the full walk refuses: text given as a Python string can hold a surrogate itself (a raw
+    NUL is already bad JSON)."""
+    from scriptforge.errors import InputError
+    from scriptforge.userfiles import MAX_DEPTH, parse_json
+
+    for text, where in (('["ok", "a\ud800b"]', "/1"), ('{"k\udc80": 1}', "/k"), ('["가", "\ud800"]', "/1")):
+        with pytest.raises(InputError, match="surrogate") as caught:
+            parse_json(text, "t.json")
+        assert f"t.json: {where}" in str(caught.value)
+    deepest = "[" * MAX_DEPTH + '"x"' + "]" * MAX_DEPTH  # the string's path has MAX_DEPTH steps
+    assert parse_json(deepest, "t.json")
+    with pytest.raises(InputError, match=f"deeper than {MAX_DEPTH}"):
+        parse_json("[" + deepest + "]", "t.json")
+    assert parse_json('{"a": ["가", "😈", 1.5, -0, null, true]}', "t.json") == {"a": ["가", "😈", 1.5, 0, None, True]}

@@ -127,6 +127,31 @@ def test_validate_a_folder_in_order_with_jobs_and_schema_paths(runner, tmp_path)
     assert result.exit_code == 2 and result.stderr == f"Error: {empty}: the folder holds no .json script files\n"
 
 
+def test_forked_workers_get_a_bounded_window_and_stop_when_the_caller_does():
+    """`validate --jobs` streams: the workers are handed only a few chunks ahead of what the
+    caller has taken (the pool alone takes every file at once and keeps every report until it
+    is printed), and a caller that stops (`| head -1`) ends the pool instead of waiting on it."""
+    import time
+
+    from scriptforge.batch import can_fork, forked_map
+
+    if not can_fork():
+        pytest.skip("no fork on this platform")
+    pulled: list[int] = []
+
+    def files():
+        for n in range(100_000):
+            pulled.append(n)
+            yield n
+
+    results = forked_map(lambda n: 2 * n, files(), jobs=2, chunksize=4)
+    assert [next(results) for _ in range(10)] == [2 * n for n in range(10)]
+    time.sleep(0.3)  # room for the pool's feeder to run ahead, as far as it may
+    assert len(pulled) <= 10 + 4 * 2 * 4 + 1  # taken + the window (4 chunks per job) + one waiting
+    results.close()  # returns at once: the feeder is not left waiting for room
+    assert list(forked_map(lambda n: n + 1, range(200), jobs=2)) == list(range(1, 201))
+
+
 # -- schema parity --------------------------------------------------------------------------------
 
 
@@ -204,6 +229,20 @@ def test_fuzzed_scripts_give_findings_or_clean_input_errors(db, data):
 @given(data=st.lists(entries, min_size=5, max_size=8))
 def test_fuzzed_schema_verdicts_match_official(official_validator, our_validator, data):
     assert our_validator.is_valid(data) == official_validator.is_valid(data)
+    assert schema_valid(data) == our_validator.is_valid(data)  # the fast verdict, shape by shape
+
+
+def test_fast_verdict_takes_exactly_one_shape(our_validator):
+    """A _meta object that is also a full character object matches two shapes of the schema's
+    oneOf, so it is invalid; the fast verdict checks both shapes for it."""
+    plain = ["imp", "chef", "baron", "empath", "monk"]
+    both = {"id": "_meta", "name": "x", "team": "demon", "ability": "y"}
+    meta_only = {"id": "_meta", "name": "x", "team": "demon"}
+    short_form = {"id": "washerwoman"}
+    for item, valid in ((both, False), (meta_only, True), (short_form, True), ({"id": "_meta"}, True),
+                        ({**short_form, "extra": 1}, False), ({**both, "id": "x"}, True)):
+        assert our_validator.is_valid([item, *plain]) is valid, item
+        assert schema_valid([item, *plain]) is valid, item
 
 
 def test_deep_nesting_and_huge_strings(db, runner, tmp_path):

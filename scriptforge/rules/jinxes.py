@@ -95,7 +95,7 @@ def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
     the loaded official text in its language, or that the official data no longer has. The sheet
     prints the script's text (the author's choice); this only says so."""
     official = db.official
-    loaded = {frozenset(j.characters): j for j in db.jinxes}
+    loaded: dict[frozenset[str], Any] | None = None  # made for the first embedded jinx only
     out: list[Finding] = []
     for owner, other_name, path, text, lang in _embedded(script):
         other = script.find(other_name)
@@ -108,6 +108,8 @@ def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
             out.append(finding("jinx-outdated", f"the script's jinx {owner} × {other_id} is not in the official "
                                                 f"data (retired): “{short(text, 120)}”", path, retired=True, **data))
             continue
+        if loaded is None:
+            loaded = {frozenset(j.characters): j for j in db.jinxes}
         ours = loaded.get(pair)
         current = ours.texts.get(lang) if ours else None
         if current and not _same(current, text):
@@ -121,6 +123,8 @@ def outdated_jinxes(script: "Script", db: "Database") -> list[Finding]:
 def _embedded(script: "Script") -> Iterator[tuple[str, str, str, str, str]]:
     """(owner id, other id as written, JSON pointer, text, language) of each jinx in the script's objects."""
     raw = script.document if isinstance(script.document, list) else []
+    if not any(isinstance(item, dict) and "jinxes" in item for item in raw):
+        return  # the usual script: no object carries jinxes
     for ch in script.characters:
         path = script.paths.get(ch.id, "")
         index = int(path[1:]) if path[1:].isdigit() else -1

@@ -15,6 +15,7 @@ Rule (also in README and docs/findings.md):
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from scriptforge.model import NIGHT, NIGHTS, Character, NightStep, pick_text_lang
@@ -137,9 +138,14 @@ def night_order(script: "Script", db: "Database", players: int | None = None) ->
                       from_meta=tuple(from_meta))
 
 
+@lru_cache(maxsize=16)
+def _sheet_positions(official_list: tuple[str, ...]) -> dict[str, int]:
+    """Entry -> its 1-based place on an official night sheet (made once per sheet, not per script)."""
+    return {entry: i + 1 for i, entry in enumerate(official_list)}
+
+
 def _from_sheet(script: "Script", db: "Database", night: str) -> list[str]:
-    official_list = db.night_order(night)
-    official = {entry: i + 1 for i, entry in enumerate(official_list)}
+    official = _sheet_positions(db.night_order(night))
     keyed: list[tuple[float, int, int, str]] = []
     for step in NIGHT_STEPS:
         if step in official:

@@ -32,7 +32,7 @@ and count change: a dynamic programme over the kinds, its size bounded by the se
 subsets), which still gives the exact ranges and verdict per count but no per-character detail.
 """
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import combinations, product
@@ -295,10 +295,7 @@ class _Choice:
     outsiders_any: int | None
     repeats: frozenset[str]
     deltas: _Deltas
-
-    @property
-    def size(self) -> int:
-        return sum(n for _, n in self.chosen)
+    size: int  # how many setup characters it puts in play (0 for a class)
 
     def ids(self) -> Iterator[tuple[str, ...]]:
         """The in-play ids, one tuple per way of picking the kinds' members."""
@@ -381,16 +378,30 @@ def _parts(kinds: list[_Kind], limit: int) -> Iterator[tuple[tuple[_Kind, int], 
 
 def _make(chosen: tuple[tuple[_Kind, int], ...], demon: str, setup_minions: int) -> _Choice:
     sums = _ZERO
+    tf_chosen = os_chosen = added_tf = added_os = 0
+    no_evil = majority = False
+    anys: int | None = None
+    repeats: frozenset[str] = frozenset()
     for kind, n in chosen:
         sums = _times(kind, n, sums)
-    tf_chosen = sum(n for k, n in chosen if k.team == "townsfolk")
-    os_chosen = sum(n for k, n in chosen if k.team == "outsider")
-    added_os = sum(n * sum(1 for t in k.add_teams if t == "outsider") for k, n in chosen if k.team != "outsider")
-    added_tf = sum(n * sum(1 for t in k.add_teams if t == "townsfolk") for k, n in chosen if k.team != "townsfolk")
-    anys = [k.effect.outsiders_any for k, _ in chosen if k.effect.outsiders_any is not None]
+        team, effect = kind.team, kind.effect
+        if team == "townsfolk":
+            tf_chosen += n
+        elif team == "outsider":
+            os_chosen += n
+        if kind.add_teams:
+            if team != "outsider":
+                added_os += n * kind.add_teams.count("outsider")
+            if team != "townsfolk":
+                added_tf += n * kind.add_teams.count("townsfolk")
+        no_evil = no_evil or effect.no_evil
+        majority = majority or effect.majority
+        if effect.outsiders_any is not None and (anys is None or effect.outsiders_any > anys):
+            anys = effect.outsiders_any
+        if kind.repeats:
+            repeats |= kind.repeats
     return _Choice(chosen, demon, setup_minions, tf_chosen + added_tf, os_chosen + added_os, tf_chosen, os_chosen,
-                   any(k.effect.no_evil for k, _ in chosen), any(k.effect.majority for k, _ in chosen),
-                   max(anys) if anys else None, frozenset().union(*(k.repeats for k, _ in chosen)), sums)
+                   no_evil, majority, anys, repeats, sums, sum(n for _, n in chosen))
 
 
 def _choices(pool: _Pool) -> Iterator[_Choice]:
@@ -504,7 +515,7 @@ def _classes(pool: _Pool) -> list[_Choice] | None:
     for (tfs, oss, tfc, osc, sm, sd, ne, mj, oa, rp), deltas in merged.items():
         for plain_demon in ((True, False) if not sd and pool.plain["demon"] else (False,)):
             out.append(_Choice((), "plain" if plain_demon else "setup" if sd else "none", sm, tfs, oss, tfc, osc,
-                               ne, mj, None if oa < 0 else oa, rp, frozenset(deltas)))
+                               ne, mj, None if oa < 0 else oa, rp, frozenset(deltas), 0))
     return out
 
 
@@ -532,81 +543,153 @@ def _bounds(pool: _Pool, players: int, base: dict[str, int]) -> dict[str, tuple[
 # -- the bags at one player count ----------------------------------------------------------------
 
 
-def _counts(choice: _Choice, players: int, base: dict[str, int], deltas: _Deltas | None = None) -> Iterator[Counts]:
+def _counts(choice: _Choice, players: int, base: dict[str, int], deltas: _Deltas | None = None) -> set[Counts]:
     """Every (townsfolk, outsiders, minions, demons) the choice gives that fits the seats."""
-    for up, down, d_min, d_seat, d_tokens in choice.deltas if deltas is None else deltas:
-        if choice.no_evil:
-            if choice.demon != "none" or choice.setup_minions:
-                continue
+    out: set[Counts] = set()
+    deltas = choice.deltas if deltas is None else deltas
+    tf_seats, os_seats, setup_minions = choice.tf_seats, choice.os_seats, choice.setup_minions
+    if choice.no_evil:
+        if deltas and choice.demon == "none" and not setup_minions:
             # no evil characters: the evil seats are good ones, Townsfolk or Outsiders in any split
-            for outsiders in range(choice.os_seats, players - choice.tf_seats + 1):
-                yield players - outsiders, outsiders, 0, 0
+            for outsiders in range(os_seats, players - tf_seats + 1):
+                out.add((players - outsiders, outsiders, 0, 0))
+        return out
+    outsiders_any = choice.outsiders_any
+    base_outsiders = base["outsiders"]
+    if choice.majority:  # Legion: any evil majority of Demon tokens, no Minions
+        if setup_minions or choice.demon != "setup":
+            return out
+        for up, down, _, _, _ in deltas:
+            raised = base_outsiders + up
+            if outsiders_any is None and raised < os_seats:
+                continue
+            for demons in range(players // 2 + 1, players):
+                good = players - demons
+                if outsiders_any is not None:
+                    low, high = max(outsiders_any, os_seats), good - tf_seats
+                else:  # Legion takes any of the good seats too
+                    low, high = os_seats, min(max(os_seats, raised + down), good - tf_seats)
+                for outsiders in range(low, high + 1):
+                    if good - outsiders >= tf_seats:
+                        out.add((good - outsiders, outsiders, 0, demons))
+        return out
+    no_demon = choice.demon == "none"
+    base_minions, base_demons = base["minions"], base["demons"]
+    for up, down, d_min, d_seat, d_tokens in deltas:
+        seat = base_demons + d_seat
+        if (seat <= 0) != no_demon:
             continue
-        if choice.majority:
-            if choice.setup_minions or choice.demon != "setup":
+        minions = base_minions + d_min
+        if minions < setup_minions:
+            continue
+        demons = seat + d_tokens if seat > 0 else 0
+        if demons < 0:
+            demons = 0
+        good = players - minions - demons
+        if outsiders_any is None:
+            raised = base_outsiders + up
+            if raised < os_seats:
                 continue
-            evil = [(0, legion) for legion in range(players // 2 + 1, players)]
-        else:
-            seat = base["demons"] + d_seat
-            if (seat <= 0) != (choice.demon == "none"):
-                continue
-            minions = base["minions"] + d_min
-            if minions < choice.setup_minions:
-                continue
-            evil = [(minions, max(0, seat + d_tokens) if seat > 0 else 0)]
-        for minions, demons in evil:
-            good = players - minions - demons
-            if choice.outsiders_any is not None:
-                low, high = max(choice.outsiders_any, choice.os_seats), good - choice.tf_seats
-            else:
-                raised = base["outsiders"] + up
-                if raised < choice.os_seats:
-                    continue
-                low = high = max(choice.os_seats, raised + down)
-                if choice.majority:  # Legion takes any of the good seats too
-                    low, high = choice.os_seats, min(high, good - choice.tf_seats)
-            for outsiders in range(low, high + 1):
-                townsfolk = good - outsiders
-                if townsfolk >= choice.tf_seats:
-                    yield townsfolk, outsiders, minions, demons
+            outsiders = raised + down if raised + down > os_seats else os_seats
+            if good - outsiders >= tf_seats:
+                out.add((good - outsiders, outsiders, minions, demons))
+            continue
+        for outsiders in range(max(outsiders_any, os_seats), good - tf_seats + 1):
+            out.add((good - outsiders, outsiders, minions, demons))
+    return out
 
 
-def _shortages(choice: _Choice, counts: Counts, pool: _Pool) -> tuple[tuple[str, int, int], ...]:
-    """Every team the script cannot fill this bag's seats of: (team, needed, available), the
-    first one first. A team that may repeat is short only when the script has none of it."""
-    townsfolk, outsiders, minions, demons = counts
-    repeats = pool.repeats | choice.repeats
-    out: list[tuple[str, int, int]] = []
-    plain_minions = minions - choice.setup_minions
-    if plain_minions > pool.plain["minion"] and not ("minion" in repeats and (pool.plain["minion"] or choice.setup_minions)):
-        out.append(("minion", minions, pool.plain["minion"] + choice.setup_minions))
-    tf_need, os_need = townsfolk - choice.tf_chosen, outsiders - choice.os_chosen
-    tf_have, os_have = pool.plain["townsfolk"] + pool.copies, pool.plain["outsider"]
-    # a team whose every plain character is in play has its bag-token characters in play too
-    # (a team that may repeat need not use them all)
-    tokens: list[str] = []
-    if os_need == pool.plain["outsider"] and "outsider" not in repeats:
-        tokens += pool.neutral_tokens.get("outsider", [])
-    if plain_minions == pool.plain["minion"] and "minion" not in repeats:
-        tokens += pool.neutral_tokens.get("minion", [])
-    if tf_need == pool.plain["townsfolk"] and "townsfolk" not in repeats:
-        tokens += pool.neutral_tokens.get("townsfolk", [])
-    tf_need += tokens.count("townsfolk")
-    os_need += tokens.count("outsider")
-    if tokens.count("minion") and not out:  # a never-dealt Minion is shown another Minion
-        out.append(("minion", minions + tokens.count("minion"), pool.plain["minion"] + choice.setup_minions))
-    # repeats are settled after the tokens are counted (the Pope and the Drunk)
-    if "townsfolk" in repeats and (pool.plain["townsfolk"] or choice.tf_chosen):
-        tf_have = max(tf_have, tf_need + tokens.count("good"))
-    if "outsider" in repeats and (pool.plain["outsider"] or choice.os_chosen):
-        os_have = max(os_have, os_need)
-    if tf_need > tf_have:
-        out.append(("townsfolk", tf_need + choice.tf_chosen, tf_have + choice.tf_chosen))
-    if os_need > os_have:
-        out.append(("outsider", os_need + choice.os_chosen, os_have + choice.os_chosen))
-    if not out and tf_need + os_need + tokens.count("good") > tf_have + os_have:
-        out.append(("townsfolk", tf_need + choice.tf_chosen + tokens.count("good"), tf_have + choice.tf_chosen))
-    return tuple(out)
+_SEEN_COUNTS: dict[tuple[Any, ...], tuple[tuple[Counts, ...], ...]] = {}
+
+
+def _counts_at(choice: _Choice, bases: tuple[tuple[int, dict[str, int]], ...],
+               bases_key: tuple[Any, ...]) -> tuple[tuple[Counts, ...], ...]:
+    """`_counts` at each (players, base) of `bases`, in `_counts`' own order. The same seats,
+    flags and count changes come back in script after script (a plain Demon, a Baron, a Drunk…),
+    so each is counted once per process (at most a few thousand are kept)."""
+    key = (bases_key, choice.demon, choice.setup_minions, choice.tf_seats, choice.os_seats, choice.no_evil,
+           choice.majority, choice.outsiders_any, choice.deltas)
+    found = _SEEN_COUNTS.get(key)
+    if found is None:
+        if len(_SEEN_COUNTS) >= 4096:
+            _SEEN_COUNTS.clear()
+        found = _SEEN_COUNTS[key] = tuple(tuple(_counts(choice, n, base)) for n, base in bases)
+    return found
+
+
+class _Need:
+    """What one choice's bags need of the script, team by team (see `__call__`). Everything that
+    does not depend on the bag's counts is worked out once per choice: a choice is checked at
+    every player count, and its bags at each."""
+
+    __slots__ = ("setup_minions", "tf_chosen", "os_chosen", "plain_tf", "plain_os", "plain_minions",
+                 "minions_repeat", "tf_have", "os_have", "tf_repeat", "os_repeat",
+                 "os_tokens", "minion_tokens", "tf_tokens")
+
+    def __init__(self, choice: _Choice, pool: _Pool) -> None:
+        repeats = pool.repeats | choice.repeats
+        plain, tokens = pool.plain, pool.neutral_tokens
+        self.setup_minions, self.tf_chosen, self.os_chosen = choice.setup_minions, choice.tf_chosen, choice.os_chosen
+        self.plain_tf, self.plain_os, self.plain_minions = plain["townsfolk"], plain["outsider"], plain["minion"]
+        self.minions_repeat = "minion" in repeats and bool(plain["minion"] or choice.setup_minions)
+        self.tf_have, self.os_have = plain["townsfolk"] + pool.copies, plain["outsider"]
+        # a team that may repeat (and has a character to repeat) can fill any number of seats
+        self.tf_repeat = "townsfolk" in repeats and bool(plain["townsfolk"] or choice.tf_chosen)
+        self.os_repeat = "outsider" in repeats and bool(plain["outsider"] or choice.os_chosen)
+        # per team whose every plain character is in play: the tokens its bag-token characters
+        # show, counted as (townsfolk, outsider, minion, good); a team that may repeat need not
+        # use them all
+        self.os_tokens = None if "outsider" in repeats else _token_counts(tokens.get("outsider", ()))
+        self.minion_tokens = None if "minion" in repeats else _token_counts(tokens.get("minion", ()))
+        self.tf_tokens = None if "townsfolk" in repeats else _token_counts(tokens.get("townsfolk", ()))
+
+    def __call__(self, counts: Counts) -> tuple[tuple[str, int, int], ...]:
+        """Every team the script cannot fill this bag's seats of: (team, needed, available), the
+        first one first. A team that may repeat is short only when the script has none of it."""
+        townsfolk, outsiders, minions, _ = counts
+        plain_minions = minions - self.setup_minions
+        tf_need, os_need = townsfolk - self.tf_chosen, outsiders - self.os_chosen
+        t_tf = t_os = t_minion = t_good = 0
+        tokens = self.os_tokens
+        if tokens is not None and os_need == self.plain_os:
+            t_tf, t_os, t_minion, t_good = tokens
+        tokens = self.minion_tokens
+        if tokens is not None and plain_minions == self.plain_minions:
+            t_tf, t_os, t_minion, t_good = t_tf + tokens[0], t_os + tokens[1], t_minion + tokens[2], t_good + tokens[3]
+        tokens = self.tf_tokens
+        if tokens is not None and tf_need == self.plain_tf:
+            t_tf, t_os, t_minion, t_good = t_tf + tokens[0], t_os + tokens[1], t_minion + tokens[2], t_good + tokens[3]
+        tf_need += t_tf
+        os_need += t_os
+        # repeats are settled after the tokens are counted (the Pope and the Drunk)
+        tf_have = self.tf_have
+        if self.tf_repeat and tf_need + t_good > tf_have:
+            tf_have = tf_need + t_good
+        os_have = self.os_have
+        if self.os_repeat and os_need > os_have:
+            os_have = os_need
+        minions_short = plain_minions > self.plain_minions and not self.minions_repeat
+        if (not minions_short and not t_minion and tf_need <= tf_have and os_need <= os_have
+                and tf_need + os_need + t_good <= tf_have + os_have):
+            return ()  # the usual answer: nothing short
+        out: list[tuple[str, int, int]] = []
+        if minions_short:
+            out.append(("minion", minions, self.plain_minions + self.setup_minions))
+        elif t_minion:  # a never-dealt Minion is shown another Minion
+            out.append(("minion", minions + t_minion, self.plain_minions + self.setup_minions))
+        if tf_need > tf_have:
+            out.append(("townsfolk", tf_need + self.tf_chosen, tf_have + self.tf_chosen))
+        if os_need > os_have:
+            out.append(("outsider", os_need + self.os_chosen, os_have + self.os_chosen))
+        if not out and tf_need + os_need + t_good > tf_have + os_have:
+            out.append(("townsfolk", tf_need + self.tf_chosen + t_good, tf_have + self.tf_chosen))
+        return tuple(out)
+
+
+def _token_counts(tokens: Sequence[str]) -> tuple[int, int, int, int] | None:
+    """(townsfolk, outsider, minion, good) among bag tokens; None where they change nothing."""
+    counted = tokens.count("townsfolk"), tokens.count("outsider"), tokens.count("minion"), tokens.count("good")
+    return counted if any(counted) else None
 
 
 def _modifiers(characters: Sequence[Character]) -> tuple[dict[str, Any], ...]:
@@ -679,11 +762,12 @@ class _Counter:
         # setup-made shortages first, then the smallest
         return gap[1] <= self.base[_KEY[gap[0]]], _deficit(gap), gap[0]
 
-    def add(self, group: _Class) -> None:
-        choice = group.first
+    def add(self, group: _Class, need: _Need, found: Iterable[Counts]) -> None:
+        """Check one class (`need`: its first selection's `_Need`; `found`: its bags' counts here)."""
         good = bad = False
-        for counts in set(_counts(choice, self.players, self.base)):
-            short = _shortages(choice, counts, self.pool)
+        size = -1
+        for counts in found:
+            short = need(counts)
             if not short:
                 self.fillable.add(counts)
                 good = True
@@ -691,7 +775,8 @@ class _Counter:
             bad = True
             self.unfillable.add(counts)
             first = short[0]
-            size = group.smallest.size if group.smallest else 0
+            if size < 0:
+                size = group.smallest.size if group.smallest else 0
             key = (*self._gap_key(first), sum(_deficit(g) for g in short), size)
             if self.closest is None or key < self.closest[0]:
                 self.closest = (key, short, _names(group.smallest))
@@ -712,6 +797,7 @@ class _Counter:
         out: list[Forced] = []
         told: list[tuple[int, frozenset[int]]] = []
         for choice in sorted(self.mixed, key=lambda c: c.size):
+            need = _Need(choice, self.pool)
             for kind, n in choice.chosen:
                 if len(kind.options) < 2:
                     continue
@@ -723,8 +809,8 @@ class _Counter:
                     rest = _times(other, m - (other is kind), rest)
                 allowed, refused = [], []
                 for delta, option in kind.options:
-                    results = [(c, _shortages(choice, c, self.pool))
-                               for c in set(_counts(choice, self.players, self.base, _sumset(rest, frozenset({delta}))))]
+                    results = [(c, need(c))
+                               for c in _counts(choice, self.players, self.base, _sumset(rest, frozenset({delta})))]
                     if any(not s for _, s in results):
                         allowed.append(option)
                     elif results:
@@ -750,8 +836,9 @@ def _listing(choices: Callable[[], Iterator[_Choice]], players: int, base: dict[
         unfillable: dict[tuple[str, ...], set[Counts]] = {}
         why: dict[tuple[tuple[str, ...], Counts], tuple[str, int, int]] = {}
         for choice in choices():
-            for counts in set(_counts(choice, players, base)):
-                short = _shortages(choice, counts, pool)
+            need = _Need(choice, pool)
+            for counts in _counts(choice, players, base):
+                short = need(counts)
                 for ids in choice.ids():
                     if not short:
                         fillable.setdefault(ids, set()).add(counts)
@@ -766,10 +853,44 @@ def _listing(choices: Callable[[], Iterator[_Choice]], players: int, base: dict[
     return spell_out
 
 
+_TABLES_KEPT = 20_000  # selections (or classes) behind the tables one database keeps
+
+
+@dataclass
+class _Kept:
+    """The setup tables kept with one database (see `setup_table`)."""
+
+    tables: dict[tuple[Any, ...], tuple[SetupRow, ...]] = field(default_factory=dict)
+    weight: int = 0  # the selections (or classes) behind them
+
+
 def setup_table(characters: Sequence[Character], db: "Database", players: int | None = None) -> list[SetupRow]:
     """The setup table of a script's characters: one SetupRow per player count 5–15 (or just
     `players`), each with its ranges and verdict; its bags are spelled out when asked
-    (`row.bags`). (Travellers are never in the bag.)"""
+    (`row.bags`). (Travellers are never in the bag.)
+
+    The table depends only on each character's id, team and setup effect (and the database),
+    and the same characters come back in a batch (one script in several languages or tools,
+    copies): the full tables are kept with the database, up to _TABLES_KEPT selections
+    behind them, so each is counted once per process."""
+    if players is not None:
+        return _setup_table(characters, db, players)[0]
+    key = tuple((c.id, c.team, None if c.setup is None else repr(c.setup)) for c in characters)
+    kept: _Kept = db.__dict__.setdefault("_setup_tables", _Kept())
+    found = kept.tables.get(key)
+    if found is None:
+        rows, weight = _setup_table(characters, db, None)
+        if kept.weight + weight > _TABLES_KEPT:
+            kept.tables.clear()
+            kept.weight = 0
+        found = kept.tables[key] = tuple(rows)
+        kept.weight += weight
+    return list(found)
+
+
+def _setup_table(characters: Sequence[Character], db: "Database", players: int | None) \
+        -> tuple[list[SetupRow], int]:
+    """`setup_table`, and how many selections (or classes) it examined."""
     pool = _pool(characters, db)
     selections = _selection_count(pool)
     detailed = selections <= MAX_SELECTIONS
@@ -781,19 +902,22 @@ def setup_table(characters: Sequence[Character], db: "Database", players: int | 
     modifiers = _modifiers(characters)
     unmodelled = tuple((c.id, clause) for c in characters if c.setup and c.team in _IN_PLAY_TEAMS
                        for clause in c.setup.unmodelled)
+    if not exact:
+        return [SetupRow(n, dict(db.base_setup[n]), _bounds(pool, n, db.base_setup[n]), True, modifiers, unmodelled,
+                         (), (), (), False, None, exact=False) for n in counts], 1
+    counters = [_Counter(n, db.base_setup[n], pool) for n in counts]
+    bases = tuple((counter.players, counter.base) for counter in counters)
+    bases_key = tuple((n, *base.items()) for n, base in bases)
+    for group in groups:  # each class's needs worked out once, then checked at every count
+        need = _Need(group.first, pool)
+        for counter, found in zip(counters, _counts_at(group.first, bases, bases_key)):
+            counter.add(group, need, found)
     rows = []
-    for n in counts:
-        base = db.base_setup[n]
-        if not exact:
-            rows.append(SetupRow(n, dict(base), _bounds(pool, n, base), True, modifiers, unmodelled, (), (), (),
-                                 False, None, exact=False))
-            continue
-        counter = _Counter(n, base, pool)
-        for group in groups:
-            counter.add(group)
+    for counter in counters:
+        n, base = counter.players, counter.base
         distinct = counter.fillable or counter.unfillable or {
             (base["townsfolk"], base["outsiders"], base["minions"], base["demons"])}
-        ranges = {k: (min(c[i] for c in distinct), max(c[i] for c in distinct)) for i, k in enumerate(COUNTS)}
+        ranges = {k: (min(column), max(column)) for k, column in zip(COUNTS, zip(*distinct))}
         gaps: tuple[Gap, ...] = ()
         if not counter.fillable:
             if counter.closest is not None:
@@ -810,4 +934,4 @@ def setup_table(characters: Sequence[Character], db: "Database", players: int | 
                              tuple(unusable), tuple(counter.forced()) if counter.fillable else (), detailed,
                              _listing(lambda: iter(choices), n, base, pool) if detailed else
                              _listing(lambda: _choices(pool), n, base, pool) if selections <= MAX_LISTED else None))
-    return rows
+    return rows, 1 + len(choices)
