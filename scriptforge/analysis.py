@@ -58,6 +58,7 @@ class Analysis:
     @cached_property
     def setup(self) -> tuple[SetupRow, ...]:
         """The 5–15 player setup table."""
+        # deferred: start-up time
         from scriptforge.rules.setup import setup_table
 
         return tuple(setup_table(self.script.characters, self.db))
@@ -65,6 +66,7 @@ class Analysis:
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
         """Everything `validate` reports: reading problems, schema, lengths, night, setup, jinxes."""
+        # deferred: start-up time
         from scriptforge.rules.validate import script_findings
 
         document = self.script.document
@@ -130,6 +132,7 @@ def validate_files(sources: Iterable[str | Path], db: Database,
     folder stands for its *.json files (sorted). `chosen` (--select / --ignore) applies to the
     findings of the files that could be read. With ``jobs`` > 1 the files are checked by that many
     forked processes (scriptforge.batch.forked_map), in order, and the reports carry no analysis."""
+    # deferred: start-up time
     import gc
 
     from scriptforge.batch import forked_map

@@ -57,6 +57,7 @@ _forked_work: Callable[[Any], Any] | None = None  # the running `forked_map`'s w
 
 
 def can_fork() -> bool:
+    # deferred: start-up time
     import multiprocessing
 
     return "fork" in multiprocessing.get_all_start_methods()
@@ -72,6 +73,7 @@ def forked_map(work: Callable[[Item], Result], items: Iterable[Item], jobs: int 
     if jobs <= 1 or not can_fork():
         yield from map(work, items)
         return
+    # deferred: start-up time
     import gc
     import multiprocessing
     import threading

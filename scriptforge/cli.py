@@ -4,13 +4,19 @@ import functools
 import json
 from pathlib import Path
 import sys
+import os
 
 import click
 
 from scriptforge import __version__
-from scriptforge.errors import ScriptforgeError
-from scriptforge.games import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME
+from scriptforge.errors import InputError, ScriptforgeError
+from scriptforge.games import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME, check_game, load_games, rule_set, selection
 from scriptforge.model import TEAMS
+from scriptforge.database import check_database, load_database
+from scriptforge.fileio import atomic_write_text, dump_json, new_command, refuse_to_overwrite, write_output
+from scriptforge.languages import codes, default, resolve
+from scriptforge.packs.store import active_packs, list_packs, packs_dir
+from scriptforge.userfiles import read_json
 
 class LanguageChoice(click.ParamType):
     """A language code of the registry (data/languages.json); with `pairs`, also two joined by
@@ -22,13 +28,9 @@ class LanguageChoice(click.ParamType):
         self.pairs = pairs
 
     def get_metavar(self, param, ctx=None):
-        from scriptforge.languages import codes, default
-
         return "[" + "|".join([*codes(), *([default("pair")] if self.pairs else [])]) + "]"
 
     def convert(self, value, param, ctx):
-        from scriptforge.languages import codes, default, resolve
-
         code = resolve(value)
         if code and (self.pairs or "+" not in code):
             return code
@@ -36,8 +38,8 @@ class LanguageChoice(click.ParamType):
         self.fail(f"'{value}' is not one of {', '.join(codes())}{pair}", param, ctx)
 
     def shell_complete(self, ctx, param, incomplete):
+        # deferred: start-up time
         from click.shell_completion import CompletionItem
-        from scriptforge.languages import codes, default
 
         return [CompletionItem(c) for c in [*codes(), *([default("pair")] if self.pairs else [])]
                 if c.startswith(incomplete)]
@@ -48,8 +50,6 @@ LANGS = LanguageChoice(pairs=True)
 
 
 def _default(kind: str) -> str:
-    from scriptforge.languages import default
-
     return default(kind)
 
 
@@ -83,6 +83,7 @@ def format_option(command):
 
 def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     """click.echo for text output: control characters in user text are shown escaped, never obeyed."""
+    # deferred: start-up time
     from scriptforge.terminal import safe_text
 
     _write(safe_text(str(message)), err=err, nl=nl)
@@ -91,6 +92,7 @@ def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
 def _write(text: str, *, err: bool = False, nl: bool = True) -> None:
     """click.echo that never fails on the terminal's encoding: what it cannot write is replaced,
     with one hint on stderr."""
+    # deferred: start-up time
     from scriptforge.terminal import encodable
 
     stream = sys.stderr if err else sys.stdout
@@ -101,6 +103,7 @@ def _write(text: str, *, err: bool = False, nl: bool = True) -> None:
 
 
 def _shown(text: str) -> str:
+    # deferred: start-up time
     from scriptforge.terminal import safe_text
 
     return safe_text(text)
@@ -112,6 +115,7 @@ def _print_json(data) -> None:
 
 def _echo_json(text: str, nl: bool = True) -> None:
     """JSON text to stdout with control characters as \\u escapes (the same JSON, safe on a terminal)."""
+    # deferred: start-up time
     from scriptforge.terminal import safe_json
 
     _write(safe_json(text), nl=nl)
@@ -121,6 +125,7 @@ def _db():
     db = _base_db()
     homebrew = _homebrew_dir()
     if homebrew:
+        # deferred: start-up time
         from scriptforge.homebrew import with_homebrew
 
         db = with_homebrew(db, homebrew)
@@ -129,8 +134,6 @@ def _db():
 
 def _base_db():
     """The database without the --homebrew folder."""
-    from scriptforge.database import load_database
-
     return load_database(_data_dir(), _packs())
 
 
@@ -141,8 +144,6 @@ def _homebrew_dir():
 def _rule_sets(choice: str):
     """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
     every one (l10n's "all")."""
-    from scriptforge.games import load_games, selection
-
     with_scripts, others = selection(choice)
     return (_db() if with_scripts else None), load_games(others)
 
@@ -151,6 +152,7 @@ def _complete_name(ctx, param, incomplete):
     """Shell completion of a character, role or step argument: ids and names in every language of
     the rule sets the command's --game chose (BotC's database by default; the cached databases, so
     it is quick); where none matches, the shell completes a file name instead (a homebrew YAML file)."""
+    # deferred: start-up time
     from click.shell_completion import CompletionItem
 
     try:
@@ -170,8 +172,6 @@ def _name_sources(choice: str) -> list:
 
 def _data_dir():
     """$SCRIPTFORGE_DATA: another data folder instead of the shipped one (for tests and translators)."""
-    import os
-
     return os.environ.get("SCRIPTFORGE_DATA") or None
 
 
@@ -179,7 +179,6 @@ def _packs():
     """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
     --no-packs), then those chosen with `--pack` (see pack_option)."""
     meta = click.get_current_context().meta
-    from scriptforge.packs.store import active_packs
 
     return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
 
@@ -199,6 +198,7 @@ def findings_options(command):
 
 def _selection(domain: str):
     """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
+    # deferred: start-up time
     from scriptforge.findings import Selection
 
     meta = click.get_current_context().meta
@@ -241,8 +241,6 @@ def game_option(command):
 @click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
 def main(debug):
     """scriptforge: Blood on the Clocktower characters and scripts, in Korean and English."""
-    from scriptforge.fileio import new_command
-
     new_command()  # no output may replace what *this* command reads (see fileio.refuse_to_overwrite)
 
 
@@ -261,12 +259,12 @@ def list_command(team, edition, lang, game, fmt):
         scriptforge list --team demon --lang ko
         scriptforge list --game salem --lang ko
     """
-    from scriptforge.games import rule_set
-
     if not rule_set(game).from_scripts:
+        # deferred: start-up time
         from scriptforge.text.games import list_output
 
         return echo(list_output(game, lang, fmt, team=team, edition=edition))
+    # deferred: start-up time
     from scriptforge.text import reference
 
     db = _db()
@@ -294,12 +292,12 @@ def show(name, lang, game, fmt):
         scriptforge show "릴 몬스타" --lang ko --format json
         scriptforge show 자백 --game salem
     """
-    from scriptforge.games import rule_set
-
     if not rule_set(game).from_scripts:
+        # deferred: start-up time
         from scriptforge.text.games import show_output
 
         return echo(show_output(game, name, lang, fmt))
+    # deferred: start-up time
     from scriptforge.text import reference
 
     db = _db()
@@ -324,6 +322,7 @@ def search(text, lang, fmt):
     Example:
         scriptforge search 중독
     """
+    # deferred: start-up time
     from scriptforge.text import reference
 
     db = _db()
@@ -357,15 +356,13 @@ def db_check(game, fmt):
         scriptforge db check --format json
         scriptforge db check --game salem
     """
-    from scriptforge.games import rule_set
-
     if rule_set(game).from_scripts:
-        from scriptforge.database import check_database
+        # deferred: start-up time
         from scriptforge.text.reference import check_summary, check_text
 
         summary = check_summary(*check_database(_data_dir(), _packs()))
     else:
-        from scriptforge.games import check_game
+        # deferred: start-up time
         from scriptforge.text.games import check_summary, check_text
 
         summary = check_summary(*check_game(game))
@@ -402,6 +399,7 @@ def import_almanac(file, lang, out_dir, script_path, name):
     Example:
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
+    # deferred: start-up time
     from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
@@ -431,6 +429,7 @@ def _skip_unknown() -> bool:
 def _analysis(path, db, **options):
     """The analysis of the script file at `path` ("-": stdin); a script naming characters
     scriptforge cannot use is refused (see --skip-unknown)."""
+    # deferred: start-up time
     from scriptforge.analysis import analyse
     from scriptforge.script import read_script, refuse_unknown
 
@@ -462,6 +461,7 @@ def validate(scripts, fmt, jobs):
         scriptforge validate examples/fang-gu-zealot.json --format json
         scriptforge validate scripts/ --format jsonl --jobs 2
     """
+    # deferred: start-up time
     from scriptforge.text.findings import findings_text
     from scriptforge.text.scripts import Tally, findings_document, report_line
     from scriptforge.analysis import validate_files
@@ -510,6 +510,7 @@ def setup(script, players, travellers, lang, list_bags, fmt):
         scriptforge setup examples/fang-gu-zealot.json --format json --bags
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
     """
+    # deferred: start-up time
     from scriptforge.text.scripts import setup_document, setup_text
 
     db = _db()
@@ -536,6 +537,7 @@ def jinxes(script, lang, fmt):
     Example:
         scriptforge jinxes examples/faith-trust-and-pixie-dust.json --lang ko
     """
+    # deferred: start-up time
     from scriptforge.text.scripts import jinxes_text
 
     analysis = _analysis(script, _db())
@@ -563,6 +565,7 @@ def night(script, players, lang, fmt):
     Example:
         scriptforge night examples/faith-trust-and-pixie-dust.json --players 6 --lang ko
     """
+    # deferred: start-up time
     from scriptforge.text.scripts import night_text
 
     analysis = _analysis(script, _db(), players=players)
@@ -587,6 +590,7 @@ def order(script, keep_order, lang, fmt):
     Example:
         scriptforge order examples/fang-gu-zealot.json --lang ko
     """
+    # deferred: start-up time
     from scriptforge.text.scripts import order_text
 
     db = _db()
@@ -609,6 +613,7 @@ def explain(code, list_all):
         scriptforge explain jinx-without-djinn
         scriptforge explain --list
     """
+    # deferred: start-up time
     from scriptforge.text.findings import codes_text, explanation
 
     if list_all or not code:
@@ -635,6 +640,7 @@ system_fonts_option = click.option(
 
 
 def _renderer(**options):
+    # deferred: start-up time
     from scriptforge.render.pdf import Renderer
 
     meta = click.get_current_context().meta
@@ -715,6 +721,7 @@ def print_options(*names: str):
 
 def _print_options():
     """The print options given (see `print_options`) as a render.views.PrintOptions."""
+    # deferred: start-up time
     from scriptforge.render.views import PrintOptions
 
     given = dict(click.get_current_context().meta.get("scriptforge.print", {}))
@@ -725,6 +732,7 @@ def _print_options():
 
 def _echo_written(written, pages, out) -> None:
     """The files written, one a line; on stderr when the output itself went to stdout."""
+    # deferred: start-up time
     from scriptforge.render.outputs import STDOUT, written_lines
 
     for line in written_lines(written, pages):
@@ -733,6 +741,7 @@ def _echo_written(written, pages, out) -> None:
 
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix="", builder=None, **extra):
+    # deferred: start-up time
     from scriptforge.batch import Failure, exit_code, failure_lines
     from scriptforge.batch import can_fork
     from scriptforge.pipeline import build_all, script_files
@@ -769,6 +778,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 
 
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
+    # deferred: start-up time
     from scriptforge.pipeline import build_game
     from scriptforge.render.outputs import output_format
     from scriptforge.render.writing import FORMATS
@@ -809,8 +819,6 @@ def build(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_net
         scriptforge build small.json --back --teensy      # Teensyville: 5-6 players
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
-    from scriptforge.games import rule_set
-
     if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, sheet=True)
     if not scripts:
@@ -839,8 +847,6 @@ def nightsheet(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow
         scriptforge nightsheet examples/fang-gu-zealot.json --players 6 --compact
         scriptforge nightsheet --game salem --lang ko     # salem-night.pdf: the moderator's script
     """
-    from scriptforge.games import rule_set
-
     if not rule_set(game).from_scripts:
         return _render_game(game, script, out, lang, paper, fmt, dpi, back, True, icons_dir, sheet=False)
     if not script:
@@ -890,6 +896,7 @@ def tokens(scripts, out, lang, paper, fmt, dpi, size, bleed, only, new_only, mir
         scriptforge tokens script.json --size 38/19 --paper letter --new-only -o tokens.pdf
         scriptforge tokens scripts/ -o tokens/ --lang ko+en --only townsfolk,outsider
     """
+    # deferred: start-up time
     from scriptforge.pipeline import build_tokens
     from scriptforge.render.tokens import token_options
 
@@ -917,6 +924,7 @@ def watch(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_netw
     Example:
         scriptforge watch my-script.json -o my-script.pdf --lang ko --night
     """
+    # deferred: start-up time
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.writing import FORMATS
     from scriptforge.watch import Watch
@@ -955,6 +963,7 @@ def new(out, characters, name, author, lang, force):
     Example:
         scriptforge new my.json --name "Pixie Dust" --author Me clockmaker 릴몬스타 "Fang Gu"
     """
+    # deferred: start-up time
     from scriptforge.edit import new_script
 
     _print_change(new_script(out, _db(), name, author, characters, lang=lang, force=force))
@@ -977,6 +986,7 @@ def add(script, characters, lang):
         scriptforge add my.json 릴몬스타 "Fang Gu"
         scriptforge add my.json examples/homebrew/pilgrim.yaml --lang en
     """
+    # deferred: start-up time
     from scriptforge.edit import add_characters
 
     _print_change(add_characters(script, _db(), characters, lang=lang))
@@ -994,6 +1004,7 @@ def remove(script, characters):
     Example:
         scriptforge remove my.json lil_monsta 팡구
     """
+    # deferred: start-up time
     from scriptforge.edit import remove_characters
 
     _print_change(remove_characters(script, _db(), characters))
@@ -1016,6 +1027,7 @@ def meta(script, name, author, logo, almanac, bootlegger):
     Example:
         scriptforge meta my.json --name "Pixie Dust" --author Me --bootlegger "The Pixie may be mad as a Demon."
     """
+    # deferred: start-up time
     from scriptforge.edit import set_meta
 
     _print_change(set_meta(script, _db(), name=name, author=author, logo=logo, almanac=almanac,
@@ -1041,6 +1053,7 @@ def homebrew_check(files, fmt):
     Example:
         scriptforge homebrew check examples/homebrew/pilgrim.yaml
     """
+    # deferred: start-up time
     from scriptforge.homebrew import check_files
 
     results = check_files(files, _db())
@@ -1088,6 +1101,7 @@ def l10n_status(game, fmt):
     Example:
         scriptforge l10n status --game salem --format json
     """
+    # deferred: start-up time
     from scriptforge.l10n.provenance import status
     from scriptforge.l10n.units import layer_order
     from scriptforge.text.l10n import status_text
@@ -1126,15 +1140,12 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
         scriptforge l10n diff --from en --to ko imp widow
         scriptforge l10n diff --to ko --against ko.json --format json
     """
+    # deferred: start-up time
     from scriptforge.l10n import diff
     from scriptforge.text import l10n as l10n_text
 
     if against_file:
-        from scriptforge.games import selection
-
         if not selection(game)[0]:
-            from scriptforge.errors import InputError
-
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
         db = _db()
         rows = diff.against(db, against_file, target)
@@ -1167,6 +1178,7 @@ def l10n_check(lang, include_official, game, fmt):
         scriptforge l10n check --lang ko --ignore missing --format json
         scriptforge l10n check --game salem
     """
+    # deferred: start-up time
     from scriptforge.l10n.checks import run_checks
     from scriptforge.text.findings import findings_text
 
@@ -1198,10 +1210,9 @@ def l10n_terms(folder, lang, fmt):
     Example:
         scriptforge l10n terms --official ~/botc-translations --lang ko
     """
-    from scriptforge.errors import InputError
+    # deferred: start-up time
     from scriptforge.l10n.usage import official_texts, term_usage
     from scriptforge.text.l10n import usage_records, usage_text
-    from scriptforge.userfiles import read_json
 
     game = folder / "game" / f"{lang}.json"
     if not game.is_file():
@@ -1236,6 +1247,7 @@ def l10n_confirm(id_, field, lang, all_):
         scriptforge l10n confirm imp ability --lang ko
         scriptforge l10n confirm --all
     """
+    # deferred: start-up time
     from scriptforge.l10n.provenance import confirm_command, editing_data
 
     with editing_data(_db) as db:
@@ -1261,7 +1273,7 @@ def l10n_export(lang, out):
     Example:
         scriptforge l10n export --lang en -o en.po
     """
-    from scriptforge.fileio import write_output
+    # deferred: start-up time
     from scriptforge.l10n.po import export_po
 
     if write_output(out, export_po(_db(), lang)):
@@ -1285,6 +1297,7 @@ def l10n_import(file, lang):
     Example:
         scriptforge l10n import ko.po
     """
+    # deferred: start-up time
     from scriptforge.l10n.po import import_po
     from scriptforge.l10n.provenance import editing_data
     from scriptforge.translations import ensure_user_layer
@@ -1322,6 +1335,7 @@ def pack_import(files, name, out_dir, lang):
     Example:
         scriptforge pack import roles.json nightsheet.json jinxes.json --name official
     """
+    # deferred: start-up time
     from scriptforge.packs.install import import_pack
     from scriptforge.text.packs import pack_line
 
@@ -1371,6 +1385,7 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
         scriptforge pack update --only --lang ko
         scriptforge pack update --icons
     """
+    # deferred: start-up time
     from scriptforge.icons import ICONS_URL
     from scriptforge.packs.install import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.text.packs import update_lines
@@ -1401,7 +1416,7 @@ def pack_list(fmt):
     Example:
         scriptforge pack list --format json
     """
-    from scriptforge.packs.store import list_packs, packs_dir
+    # deferred: start-up time
     from scriptforge.text.packs import pack_list_text, pack_rows
 
     packs = list_packs()
@@ -1425,7 +1440,7 @@ def pack_diff(old, new, lang, fmt):
     Example:
         scriptforge pack diff ~/old-official/ ~/new-official/
     """
-    from scriptforge.database import load_database
+    # deferred: start-up time
     from scriptforge.packs.diff import diff_packs, pack_files
     from scriptforge.text.packs import diff_text
 
@@ -1455,9 +1470,8 @@ def migrate(script, write, out):
         scriptforge migrate ko-trouble_brewing.json
         scriptforge migrate ko-trouble_brewing.json --write
     """
-    from scriptforge.fileio import atomic_write_text, dump_json
+    # deferred: start-up time
     from scriptforge.migrate import migrate_script
-    from scriptforge.userfiles import read_json
 
     result = migrate_script(read_json(script), _db())
     for line in result.collisions:
@@ -1502,8 +1516,8 @@ def export_command(script, lang, target, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json -o faith-app.json
         scriptforge export examples/faith-trust-and-pixie-dust.json --for full --lang ko -o faith-ko.json
     """
+    # deferred: start-up time
     from scriptforge.export import export_script
-    from scriptforge.fileio import dump_json, refuse_to_overwrite, write_output
 
     if out:
         refuse_to_overwrite([out], [script])
@@ -1567,6 +1581,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
         scriptforge almanac examples/fang-gu-zealot.json --columns 2 --font-size large --no-player-table
     """
+    # deferred: start-up time
     from scriptforge.pipeline import build_almanac
     from scriptforge.render.outputs import output_format, output_target
 
@@ -1594,6 +1609,7 @@ def run() -> None:
     try:
         main(prog_name="scriptforge")
     finally:
+        # deferred: start-up time
         import gc
 
         gc.freeze()

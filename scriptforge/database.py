@@ -1,14 +1,15 @@
 """The character database: facts once, texts per language, all checked against schemas on load."""
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import functools
 import hashlib
 from pathlib import Path
 import pickle
 from typing import Any, TypeVar
+import copy
 
-from scriptforge.datafiles import PARTIAL, ProblemCollector
+from scriptforge.datafiles import PARTIAL, ProblemCollector, validate
 from scriptforge.errors import DataError
 from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
@@ -499,8 +500,6 @@ class _Pending(_Loader):
     """A data folder read as it would be once `changes` (path -> data) were written."""
 
     def __init__(self, root: Path, changes: dict[Path, Any]) -> None:
-        import copy
-
         self.changes = {Path(p).resolve(): copy.deepcopy(data) for p, data in changes.items()}
         super().__init__(root)
 
@@ -520,7 +519,6 @@ class _Pending(_Loader):
         key = Path(path).resolve()
         if key not in self.changes:
             return super()._read(path, schema, record_id)
-        from scriptforge.datafiles import validate
 
         data = self.changes[key]
         try:
@@ -563,6 +561,7 @@ class _LayeredLoader(_Loader):
     """
 
     def __init__(self, root: Path, packs: Sequence[str | Path]) -> None:
+        # deferred: start-up time
         from scriptforge.translations import is_partial
 
         self.layers = [(root, "scriptforge"), *((Path(p), pack_name(Path(p))) for p in packs)]
@@ -652,8 +651,6 @@ class _LayeredLoader(_Loader):
         return {"jinxes": pairs}
 
     def load(self) -> tuple[Database | None, list[DataError]]:
-        from dataclasses import replace
-
         db, problems = super().load()
         if db is not None:
             chars = {i: replace(c, source=self.origin.get(i, "scriptforge")) for i, c in db.characters.items()}

@@ -9,11 +9,13 @@ import hashlib
 import json
 from pathlib import Path
 from typing import Any
+import marshal
 
 from scriptforge import userfiles
 from scriptforge.errors import DataError, DataReferenceError, InputError
 from scriptforge.fileio import atomic_write_bytes, read_cache_text, write_cache_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
+from importlib.util import MAGIC_NUMBER
 
 
 
@@ -45,6 +47,7 @@ def compiled_check(label: str, schema: dict[str, Any], **options: Any) -> Any:
     """fastjsonschema's check of `schema` (`options`: compile_to_code's), its generated code and
     the code's bytecode kept in the user cache under the hash of the schema, the options and
     fastjsonschema's version (see `_validator`)."""
+    # deferred: start-up time
     import fastjsonschema
 
     key = json.dumps([fastjsonschema.VERSION, label, schema, sorted(options.items())], sort_keys=True)
@@ -64,15 +67,11 @@ def compiled_check(label: str, schema: dict[str, Any], **options: Any) -> Any:
 
 
 def _bytecode_path(source: Path) -> Path:
-    from importlib.util import MAGIC_NUMBER
-
     return source.with_name(f"{source.stem}.{MAGIC_NUMBER.hex()}.bytecode")
 
 
 def _cached_bytecode(source: Path) -> Any:
     """The kept bytecode of generated code (see `_keep_bytecode`), or None (missing, damaged)."""
-    import marshal
-
     try:
         raw = _bytecode_path(source).read_bytes()
     except OSError:
@@ -89,8 +88,6 @@ def _cached_bytecode(source: Path) -> Any:
 def _keep_bytecode(source: Path, compiled: Any) -> None:
     """Keep compiled generated code beside it, with its sha256 in front (a damaged file is
     compiled again, never run)."""
-    import marshal
-
     data = marshal.dumps(compiled)
     try:
         atomic_write_bytes(_bytecode_path(source), hashlib.sha256(data).digest() + data, durable=False)
@@ -104,6 +101,7 @@ def schema_path(schema_name: str) -> Path:
 
 def validate(data, schema_name: str, path: Path, record_id: str | None = None) -> None:
     """Check `data` (read from `path`) against a schema; raise one clear DataError if it fails."""
+    # deferred: start-up time
     import fastjsonschema
 
     try:

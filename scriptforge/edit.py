@@ -294,6 +294,7 @@ def set_meta(path, db: Database, **values) -> Change:
 
 def _resolve_additions(sf: ScriptFile, script: Script, db: Database, names, lang):
     """[(index to replace or None to append, entry)], done and notes; raises before any change."""
+    # deferred: start-up time
     from scriptforge.homebrew import is_homebrew_file, read_homebrew, script_object
 
     entries: list[tuple[int | None, dict[str, Any] | str]] = []

@@ -99,6 +99,7 @@ def _read(url: str, cap: int, deadline: float, timeout: float) -> tuple[bytes, s
 
 def _version() -> str:
     """The installed version (read from the package metadata: this base module imports no layer above)."""
+    # deferred: start-up time
     from importlib import metadata
 
     try:

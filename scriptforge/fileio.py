@@ -34,9 +34,10 @@ from pathlib import Path
 import secrets
 import stat
 import time
+import sys
 
 from scriptforge.errors import InputError, ScriptforgeError, WriteError
-from scriptforge.userfiles import assert_writable, file_key, reserved_name, was_read
+from scriptforge.userfiles import assert_writable, file_key, forget_reads, reserved_name, was_read
 
 LOCK_TIMEOUT = 60.0  # seconds to wait for another writer before giving up
 JOURNAL = ".scriptforge-journal.json"
@@ -213,8 +214,6 @@ _data_roots: list[Path] = []  # the data folders and packs loaded in this proces
 
 def new_command() -> None:
     """Forget the files read and the data folders loaded by an earlier command in this process."""
-    from scriptforge.userfiles import forget_reads
-
     forget_reads()
     _data_roots.clear()
 
@@ -276,8 +275,6 @@ def write_output(out: Path | str, data: bytes, inputs: Iterable[Path | str] = ()
     """A command's output file: "-" is standard output (returns None), anything else is checked by
     `refuse_to_overwrite` and written atomically (returns the file written)."""
     if str(out) == "-":
-        import sys
-
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return None
@@ -520,6 +517,7 @@ def dump_yaml(data: object, *, fast: bool = False) -> str:
     """YAML of data the user-file guard would read back unchanged (never .nan, .inf or a huge number).
     `fast`: libyaml's emitter where there is one, 4x faster (the same bytes on the whole official
     pack, which is what uses it: a pack's ~370 files)."""
+    # deferred: start-up time
     import yaml
 
     assert_writable(data)

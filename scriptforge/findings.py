@@ -10,6 +10,7 @@ in step with the registry, and ``scriptforge explain CODE`` prints a code's entr
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+import importlib
 
 from scriptforge.errors import ScriptforgeError
 
@@ -156,8 +157,6 @@ def _matches(selector: str, code: str) -> bool:
 
 def all_codes() -> dict[str, FindingCode]:
     """Every registered code, the translation checks' included."""
-    import importlib
-
     importlib.import_module("scriptforge.l10n.checks")  # registers the l10n codes
     return REGISTRY
 

@@ -18,6 +18,7 @@ Salem's table of tryal cards by player count was an image the seed lost.
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+import os
 
 from scriptforge.database import load_cached, open_roots
 from scriptforge.datafiles import ProblemCollector
@@ -360,8 +361,6 @@ def _game_root(game: str, data_dir: Path | None) -> Path:
 
 def games_dir() -> Path:
     """``games/`` of the data folder: $SCRIPTFORGE_DATA's when set (as every command), else the shipped one."""
-    import os
-
     root = os.environ.get("SCRIPTFORGE_DATA")
     return Path(root) / "games" if root else GAMES_DIR
 

@@ -90,6 +90,7 @@ def check_files(paths, db: Database) -> list[dict]:
 
 def _l10n_findings(db: Database) -> list:
     try:
+        # deferred: start-up time
         from scriptforge.l10n.checks import run_checks
     except ImportError:  # the translation checks are optional for homebrew files
         return []

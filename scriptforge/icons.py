@@ -36,6 +36,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterable, Sequence
 import urllib.parse
+import warnings
+from scriptforge import __version__
 
 ICONS_URL = "https://release.botc.app/resources/characters/"
 FOLDER = "icons"  # inside the pack
@@ -126,11 +128,11 @@ class Got:
 
 def _fetch(url: str, before: dict[str, Any] | None, timeout: float) -> Got | None:
     """The file at `url` (None on 404/410); a conditional GET when `before` has validators."""
+    # deferred: start-up time
     import socket
     import urllib.error
     import urllib.request
 
-    from scriptforge import __version__
 
     headers = {"User-Agent": f"scriptforge/{__version__}"}
     if before and before.get("etag"):
@@ -181,8 +183,7 @@ def _read(path: Path) -> Got | None:
 def checked_image(raw: bytes, where: str) -> Any:
     """The decoded RGBA picture of `raw`; IconError unless it is a WebP, PNG or JPEG within the
     limits (the size is read from the header, before any pixel is decoded)."""
-    import warnings
-
+    # deferred: start-up time
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -215,6 +216,7 @@ def visible_box(image: Any) -> tuple[int, int, int, int]:
 def normalised(image: Any, box: tuple[int, int, int, int] | None = None) -> Any:
     """`image` cropped to its visible pixels (or `box`), centred on a transparent square with MARGIN
     each side, scaled to SIZE x SIZE."""
+    # deferred: start-up time
     from PIL import Image
 
     visible = image.crop(box or visible_box(image))
@@ -297,6 +299,7 @@ def update_icons(records: Iterable[dict[str, Any]], *, installed: Path | None = 
     """The icon of every official character in `records` (roles.json), fetched from `url` or read
     from `from_dir/icons/`, checked and normalised; what the `installed` pack already has is kept
     when its sources did not change. `bar(total)` makes the one progress bar."""
+    # deferred: start-up time
     from concurrent.futures import ThreadPoolExecutor
 
     if from_dir is not None and not (Path(from_dir) / FOLDER).is_dir():

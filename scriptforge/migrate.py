@@ -29,6 +29,8 @@ from scriptforge.ids import normalize_id
 from scriptforge.languages import detect, official
 from scriptforge.official import official_facts
 from scriptforge.rules.brackets import read_brackets
+from scriptforge.errors import InputError
+from scriptforge.model import Character
 
 #: official object keys that hold text -> the glossary kind of that text
 TEXT_KINDS = {"ability": "ability", "flavor": "flavor", "firstNightReminder": "night",
@@ -119,8 +121,6 @@ def _map_terms(obj: dict, db, count: list[int]) -> dict:
 def migrate_script(data: Any, db) -> Migration:
     """The migration of one script's JSON data (a list) with the database `db`."""
     if not isinstance(data, list):
-        from scriptforge.errors import InputError
-
         raise InputError("a script is a JSON array")
     out = Migration(before=data, after=[])
     teams = official_facts().teams
@@ -177,7 +177,6 @@ def _official(entry: dict, db, teams: dict) -> Any:
         return found[0]
     bare = normalize_id(re.sub(r"^[a-z]{2}_[A-Z]{2}_", "", entry["id"]))
     if bare in teams:  # an official character the data has no texts for (no pack installed)
-        from scriptforge.model import Character
 
         return Character(id=bare, team=teams[bare], edition="", texts={})
     return None

@@ -1,6 +1,7 @@
 """Where the shipped data, templates and schemas are, installed or in a checkout."""
 
 from pathlib import Path
+import os
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -20,7 +21,5 @@ SCHEMAS_DIR = PACKAGE_DIR / "schemas"
 
 def cache_dir(kind: str) -> Path:
     """Where scriptforge keeps what it can rebuild (validators, templates, the loaded database)."""
-    import os
-
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "scriptforge" / kind

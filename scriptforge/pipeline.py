@@ -152,6 +152,7 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
     if jobs <= 1 or len(paths) < 3 or not can_fork():
         with _collector_paused():
             return [one(path) for path in paths]
+    # deferred: start-up time
     from concurrent.futures import ProcessPoolExecutor  # only here: a run at one job never imports them
     import multiprocessing
 
@@ -201,6 +202,7 @@ def _start_worker() -> None:
     """Worker processes end without freeing their objects, so WeasyPrint never deletes the
     temporary folders of @font-face fonts first loaded in a worker: they are deleted as it ends
     (the folders it inherited belong to the parent, which deletes them)."""
+    # deferred: start-up time
     import multiprocessing.util
 
     assert _forked_batch is not None
@@ -225,6 +227,7 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
                   options: PrintOptions = PrintOptions()) -> BuildResult:
     """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
+    # deferred: start-up time
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
     require_printable(lang, fmt, renderer.system_fonts)
@@ -253,6 +256,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     """Read one script, render its token sheets (cover page, character and reminder tokens) and
     write them to `target` (see `_resolved`); `token_options`: a ``render.tokens.TokenOptions``
     (sizes, bleed, mirror)."""
+    # deferred: start-up time
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.tokens import token_set
 
@@ -278,6 +282,7 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     `scripts`, `back`, `icons_dir` and print `options` other than the defaults belong to Blood on
     the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
+    # deferred: start-up time
     from scriptforge.games import SCRIPTED_GAME, load_game
     from scriptforge.render.game_views import game_view
 

@@ -15,6 +15,7 @@ from scriptforge.character_json import overlong
 from scriptforge.findings import Finding, finding, short
 from scriptforge.ids import json_pointer
 from scriptforge.paths import SCHEMAS_DIR
+from scriptforge.datafiles import compiled_check
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50
@@ -30,9 +31,9 @@ def _schema() -> dict[str, Any]:
 def _fast_item_checks() -> tuple[int, Callable[[object], bool], Callable[[object], bool], Callable[[object], bool]]:
     """(the longest id string, then the verdicts of the full character, the _meta and the
     {"id": ...} shapes), each shape compiled once by fastjsonschema (see `_item_valid`)."""
+    # deferred: start-up time
     import fastjsonschema
 
-    from scriptforge.datafiles import compiled_check
 
     def verdict(shape: dict[str, Any]) -> Callable[[object], bool]:
         # the official schema's formats are not checked (see the schema's description)
@@ -54,6 +55,7 @@ def _fast_item_checks() -> tuple[int, Callable[[object], bool], Callable[[object
 
 @cache
 def _validator() -> Any:  # a jsonschema Draft7Validator
+    # deferred: start-up time
     from jsonschema import Draft7Validator
 
     return Draft7Validator(_schema())
@@ -62,6 +64,7 @@ def _validator() -> Any:  # a jsonschema Draft7Validator
 @cache
 def _array_validator() -> Any:
     """The script schema without its item schema: the checks on the array itself."""
+    # deferred: start-up time
     from jsonschema import Draft7Validator
 
     return Draft7Validator({key: value for key, value in _schema().items() if key != "items"})
@@ -70,6 +73,7 @@ def _array_validator() -> Any:
 @cache
 def _item_validator() -> Any:
     """The item schema alone (the script schema has no $ref, so it stands on its own)."""
+    # deferred: start-up time
     from jsonschema import Draft7Validator
 
     return Draft7Validator(_schema()["items"])
@@ -155,6 +159,7 @@ def _worded(error: Any) -> tuple[tuple[tuple[str | int, ...], str, str], ...]:
     """One jsonschema error as the violations a finding names: for a failed oneOf, those of the
     shape the author most likely meant (`_branch`), else the best match; maxLength left to
     text-too-long (same verdict)."""
+    # deferred: start-up time
     from jsonschema.exceptions import best_match
 
     errors = [error]

@@ -13,6 +13,8 @@ from pathlib import Path
 import platformdirs
 
 from scriptforge.fileio import dump_yaml, write_files
+from scriptforge.datafiles import read_yaml
+from scriptforge.errors import DataError
 
 NAME = "translations"
 MANIFEST = {"name": NAME, "format": 1, "partial_texts": True}
@@ -40,9 +42,6 @@ def ensure_user_layer() -> Path:
 
 def is_partial(folder: Path) -> bool:
     """Whether a layer holds partial texts (the user's translation layer)."""
-    from scriptforge.datafiles import read_yaml
-    from scriptforge.errors import DataError
-
     try:
         manifest = read_yaml(Path(folder) / "pack.yaml")
     except (DataError, OSError):

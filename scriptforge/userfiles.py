@@ -250,6 +250,7 @@ def read_json(path: str | Path) -> Any:
 
 
 def _yaml_loader() -> Any:
+    # deferred: start-up time
     import yaml
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -278,6 +279,7 @@ _LOADER: Any = None
 def parse_yaml(text: str, label: str) -> Any:
     """YAML text → data that passed the guard; InputError naming the line (and the field)."""
     global _LOADER
+    # deferred: start-up time
     import yaml
 
     if _LOADER is None:
@@ -308,6 +310,7 @@ def read_yaml(path: str | Path) -> Any:
 
 def yaml_line(text: str, steps: list[str | int]) -> int:
     """The 1-based line of the node at `steps` in YAML text (the deepest node that exists)."""
+    # deferred: start-up time
     import yaml
 
     try:

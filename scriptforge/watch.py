@@ -66,6 +66,7 @@ class Watch:
         if self.homebrew is not None:
             mine = {p: s for p, s in stamp.items() if p.parent == self.homebrew and p.suffix in (".yaml", ".yml")}
             if mine != self._homebrew_stamp:
+                # deferred: start-up time
                 from scriptforge.homebrew import with_homebrew
 
                 self._db = with_homebrew(self._base, self.homebrew)
@@ -74,6 +75,7 @@ class Watch:
 
     def render(self, stamp: Stamp) -> list[str]:
         """Render once; the lines to print (what was written and how the findings moved, or the error)."""
+        # deferred: start-up time
         from scriptforge.edit import change_between
         from scriptforge.pipeline import build
 

@@ -19,9 +19,9 @@ import re
 from typing import Callable, Iterable
 
 from scriptforge.games import SCRIPTED_GAME, scripted
-from scriptforge.l10n.provenance import STALE, state, source_of
+from scriptforge.l10n.provenance import STALE, slot, source_of, state
 from scriptforge.translations import NAME as USER_LAYER
-from scriptforge.l10n.units import SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
+from scriptforge.l10n.units import BUILT_IN, SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
 from scriptforge.languages import detect, present, writing_systems
 from scriptforge.languages import get as get_language
 from scriptforge.ids import name_key
@@ -97,8 +97,6 @@ def _where(unit: Unit, index) -> str:
 def _file(unit: Unit, lang: str, db=None) -> str:
     """The data file that holds a unit's `lang` text, relative to the project (data/...); for a
     text a data pack gives, the official translation it came from."""
-    from scriptforge.l10n.provenance import slot
-
     if db is not None and scripted(unit.game) and unit.key in db.pack_units.get(lang, ()):
         return f"the official {lang} translation (game/{lang}.json)"
     if unit.game == SHARED_UI:
@@ -201,6 +199,7 @@ def _bracket_effect(effect) -> dict:
 @check("setup-bracket", "error")
 def setup_bracket(ctx: Context) -> Iterable[Finding]:
     """An ability's [...] setup bracket is missing, or its numbers differ from the setup effect in data/characters.yaml."""
+    # deferred: start-up time
     from scriptforge.rules.brackets import read_brackets
 
     db = ctx.db
@@ -341,6 +340,7 @@ def night_register(ctx: Context) -> Iterable[Finding]:
 @check("term-variant", "error")
 def term_variant(ctx: Context) -> Iterable[Finding]:
     """A variant of a glossary term where the glossary says it is wrong (마을주민 for 주민 in a rule text, 설교자 for 전도사)."""
+    # deferred: start-up time
     from scriptforge.glossary import terms_for, variant_pattern
 
     for game, glossary in ctx.glossaries.items():
@@ -673,7 +673,6 @@ def layer_of_finding(db, found: Finding) -> str | None:
     name, or "translations" for the user's own): JSON's `data.layer`."""
     if db is None or not (found.game is None or scripted(found.game)) or found.lang is None:
         return None
-    from scriptforge.l10n.units import BUILT_IN
 
     key = f"{found.character}.{found.field}" if found.character else found.field
     layer = db.unit_layers.get(found.lang, {}).get(key or "")

@@ -59,6 +59,7 @@ def _resolve(db, games: dict, name: str) -> tuple[str, str]:
 
 def read_official(path: Path) -> dict:
     """An official-layout translation file: {"roles": {id: {name, ability, ...}}, "reminders", "jinxes"}."""
+    # deferred: start-up time
     from scriptforge.packs.build import check_source
 
     data = read_json(path)

@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from scriptforge.errors import InputError
+from scriptforge.errors import DataError, InputError
 from scriptforge.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, previous_source, set_sources, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units
 from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
 from scriptforge.languages import get as get_language, official, resolve, translation_source
 from scriptforge.ids import NIGHT_STEPS
+from scriptforge import __version__
+from scriptforge.datafiles import PARTIAL, validate
+from scriptforge.l10n.provenance import schema_for
 
 _FIXED_DATE = "2000-01-01 00:00+0000"  # same input, same bytes
 _HEADER = "scriptforge texts for Blood on the Clocktower: {source} -> {target}.\n" \
@@ -41,7 +44,7 @@ def _source(db: Any, lang: str) -> str:
 
 def export_po(db, lang: str) -> bytes:
     """The .po file translating `lang` from the other language."""
-    from scriptforge import __version__
+    # deferred: start-up time
     from scriptforge.l10n import pofile
 
     source = _source(db, lang)
@@ -96,6 +99,7 @@ def _fail(path: str | Path, line: int, message: str) -> NoReturn:
 
 def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[TextChange]]:
     """The language and the entries of a .po file that change our texts; InputError on any problem."""
+    # deferred: start-up time
     from scriptforge.l10n import pofile
 
     raw = read_bytes(path)
@@ -178,8 +182,7 @@ def apply_changes(db, lang: str, changes: list[TextChange], path, root: Path | N
     """Write the changes into the data folder `root` (default: the database's), with provenance
     (the hash of the msgid they translate); all or nothing. A layer of partial texts (the user's
     translation layer) holds only what changed: the rest of a character's texts comes from below."""
-    from scriptforge.datafiles import PARTIAL, validate
-    from scriptforge.errors import DataError
+    # deferred: start-up time
     from scriptforge.translations import is_partial
 
     root = Path(root or db.data_dir)
@@ -235,8 +238,6 @@ def apply_changes(db, lang: str, changes: list[TextChange], path, root: Path | N
 
 
 def _schema(path: Path) -> str:
-    from scriptforge.l10n.provenance import schema_for
-
     return schema_for(path)
 
 

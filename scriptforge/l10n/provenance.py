@@ -26,6 +26,10 @@ from scriptforge.ids import text_hash
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, unit_languages
 from scriptforge.languages import translation_source
 from scriptforge.model import NIGHT_OF_FIELD
+from scriptforge.database import pending_problems
+from scriptforge.datafiles import PARTIAL, validate
+from scriptforge.errors import InputError, ScriptforgeError
+from scriptforge.l10n.units import GROUPS, glossary_keys, layer_of, selected_units
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
 
@@ -154,10 +158,6 @@ def write_docs(docs: list[YamlDoc], root: Path, partial: bool = False) -> list[P
     then write those whose bytes change, all or nothing (`root`, the data folder, keeps the
     journal; see fileio.write_files). A whole data folder (not `partial`) is first checked as it
     would be afterwards: a change that leaves it inconsistent writes nothing."""
-    from scriptforge.database import pending_problems
-    from scriptforge.datafiles import PARTIAL, validate
-    from scriptforge.errors import InputError
-
     for doc in docs:
         validate(doc.data, schema_for(doc.path) + (PARTIAL if partial else ""), doc.path)
     changed = {}
@@ -244,8 +244,6 @@ def status(db, games=None) -> dict:
     `GameDatabase`, whose units follow in groups `<game>.roles`, `<game>.steps`, `<game>.game`
     and `games.ui`.
     """
-    from scriptforge.l10n.units import GROUPS, glossary_keys, layer_of, selected_units
-
     games = games or {}
     units = selected_units(db, games)
     groups = list(GROUPS) if db is not None else []
@@ -277,8 +275,6 @@ def status(db, games=None) -> dict:
 
 def confirm_command(db, name: str | None, field: str | None, lang: str | None, all_: bool):
     """What `l10n confirm` does: (files written, number of texts confirmed)."""
-    from scriptforge.errors import ScriptforgeError
-
     if all_:
         if name or field:
             raise ScriptforgeError("give either ID FIELD or --all, not both")

@@ -24,6 +24,7 @@ from scriptforge.packs.store import NAME_PATTERN, Manifest, SourceFile
 from scriptforge.userfiles import decode, parse_json, read_bytes
 from scriptforge.rules.brackets import read_brackets, selection_marks
 from scriptforge.findings import short
+from scriptforge.paths import DATA_DIR
 
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
 STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demon Info", "dawn": "Dawn"}
@@ -64,6 +65,7 @@ def recognise(data) -> str | None:
 
 @cache
 def _input_validator(kind: str):
+    # deferred: start-up time
     from jsonschema import Draft7Validator
 
     return Draft7Validator(json.loads(schema_path(f"pack_{kind}").read_text(encoding="utf-8")))
@@ -257,8 +259,6 @@ NO_BRACKET = "setup: true without a [...] bracket"
 
 @cache
 def _shipped_setup_facts() -> dict:
-    from scriptforge.paths import DATA_DIR
-
     return (read_yaml(DATA_DIR / "setup.yaml") or {}).get("without_bracket", {})
 
 

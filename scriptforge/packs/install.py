@@ -70,6 +70,7 @@ def translation_file(lang: str) -> str:
 def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
     """The body of `url` (at most MAX_BYTES, within `timeout` seconds); InputError naming the URL
     (exit code 2) on any failure."""
+    # deferred: start-up time
     from scriptforge.fetch import FetchFailed, fetch_url
 
     try:

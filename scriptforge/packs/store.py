@@ -117,6 +117,7 @@ class PackContents(NamedTuple):
 
 
 def packs_dir() -> Path:
+    # deferred: start-up time
     import platformdirs  # here, not at the top: most commands never ask where packs live
 
     return Path(platformdirs.user_data_dir("scriptforge")) / "packs"
@@ -151,6 +152,7 @@ def active_packs(chosen: Iterable[str | Path] = (), defaults: bool = True) -> li
         first = [installed] if (installed / MANIFEST).is_file() else []
     else:
         first = [p for p in env.split(os.pathsep) if p.strip()]
+    # deferred: start-up time
     from scriptforge.translations import user_layer
 
     mine = user_layer() if defaults else None  # the user's own translations, above every pack
@@ -263,6 +265,7 @@ def write_pack(files: Mapping[str, Any], manifest: Manifest, target: Path,
 
 
 def _install(files: dict[str, bytes], target: Path) -> Path:
+    # deferred: start-up time
     import tempfile  # here, not at the top: every command loads this module through the database
 
     if not target.is_symlink() and target.exists() and not (target / MANIFEST).is_file() \
@@ -289,6 +292,7 @@ def _install(files: dict[str, bytes], target: Path) -> Path:
         os.symlink(version.name, link)
         os.replace(link, target)
     except BaseException:
+        # deferred: start-up time
         import shutil  # here, not at the top (it loads zlib, bz2 and lzma): only a failed install needs it
 
         link.unlink(missing_ok=True)
@@ -312,6 +316,7 @@ def _remove_leftovers(target: Path) -> None:
         if entry.is_symlink() or entry.is_file():
             entry.unlink(missing_ok=True)
         else:
+            # deferred: start-up time
             import shutil  # here, not at the top: only a killed run's leftovers need it
 
             shutil.rmtree(entry, ignore_errors=True)

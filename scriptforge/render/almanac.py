@@ -283,6 +283,7 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
 def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
     """(the first of the renderer's SHRINK_STEPS at which the character sheet, laid out alone,
     takes one page; the warning that says so, none at 100 %)."""
+    # deferred: start-up time
     from scriptforge.render.fit import SHRINK_STEPS
 
     for scale in SHRINK_STEPS:

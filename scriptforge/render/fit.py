@@ -22,6 +22,7 @@ layouts per part.
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+import math
 
 from scriptforge.render.pages import page_used
 
@@ -95,8 +96,6 @@ def choose_scale(lay: Callable[[float], list[float]], wanted: int = 1,
 
 
 def _log(value: float) -> float:
-    import math
-
     return math.log(value)
 
 

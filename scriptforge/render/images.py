@@ -47,6 +47,7 @@ def checked_image(data: bytes, mime: str) -> tuple[str | None, int]:
 
 
 def raster_problem(data: bytes, mime: str) -> str | None:
+    # deferred: start-up time
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -72,6 +73,7 @@ class _OverBudget(Exception):
 def svg_check(data: bytes) -> tuple[str | None, int]:
     """(why an SVG is not drawn: unreadable, not SVG, over the element/depth/time budget; or None,
     its elements with every reference expanded)."""
+    # deferred: start-up time
     import xml.etree.ElementTree as ElementTree
 
     if b"<!ENTITY" in data:
@@ -100,6 +102,7 @@ def _too_many(count: int | str) -> str:
 
 def _parse(data: bytes) -> Any:
     """The SVG's root element, read element by element so that a huge file stops at the budget."""
+    # deferred: start-up time
     import xml.etree.ElementTree as ElementTree
 
     depth = elements = 0

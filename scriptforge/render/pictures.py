@@ -36,6 +36,7 @@ class Pictures:
     def pack_icon_url(self, character_id: str) -> str | None:
         """The data: URL of a character's icon in the packs (``icons.icon_for``), read once."""
         if character_id not in self._pack_icon_urls:
+            # deferred: start-up time
             from scriptforge.icons import icon_for
 
             path = icon_for(character_id, self.packs) if self.packs else None

@@ -13,14 +13,13 @@ The choice (`--system-fonts` / `--no-system-fonts` on every printing command) is
 from collections.abc import Iterable
 
 from scriptforge.errors import InputError
+from scriptforge.languages import registry, system_of
 
 Choice = bool | None
 
 
 def font_packages_for(chars: Iterable[str]) -> tuple[str, ...]:
     """The Debian packages whose fonts set the writing systems of `chars`, in their order."""
-    from scriptforge.languages import registry, system_of
-
     systems = registry().writing_systems
     found = (system_of(char) for char in chars)
     return tuple(dict.fromkeys(systems[ws].font_package for ws in found if ws in systems and systems[ws].font_package))

@@ -55,6 +55,7 @@ class Templates:
     """The templates and sheet.css, loaded once; `html` makes a view's HTML."""
 
     def __init__(self) -> None:
+        # deferred: start-up time
         from scriptforge.markup import to_html
 
         self.env = jinja2.Environment(

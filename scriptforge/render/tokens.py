@@ -31,6 +31,7 @@ from scriptforge.render.measure import width_em
 from scriptforge.render.token_layout import PRINTABLE_MARGIN_MM, Kind, Placed, area, layout
 from scriptforge.render.views import TEAM_COLOURS, Icon, byline, icon_for, labels_for
 from scriptforge.tokens import ReminderToken, TokenSet
+from scriptforge.render.token_layout import TICK_LENGTH_MM, TICK_OFFSET_MM
 
 SIZES = {"44/25": (44.0, 25.0), "38/19": (38.0, 19.0)}  # the two community sizes (character/reminder, mm)
 DEFAULT_SIZE = "44/25"
@@ -341,8 +342,6 @@ MIN_SIZE, MAX_SIZE = 12.0, 90.0
 
 
 def _ticks(placed: Placed, kind: Kind) -> list[tuple[float, float, float, float]]:
-    from scriptforge.render.token_layout import TICK_LENGTH_MM, TICK_OFFSET_MM
-
     out = []
     for degrees in placed.ticks:
         a = math.radians(degrees)

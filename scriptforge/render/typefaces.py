@@ -22,6 +22,7 @@ from typing import Any
 from scriptforge.errors import InputError
 from scriptforge.render.system_fonts import Choice, bundled_only_refusal
 from scriptforge.render.weasy import FONTS_DIR, import_weasyprint, only_bundled_fonts
+from scriptforge.languages import font_packages, get, shown, unprintable_letters
 
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
@@ -46,6 +47,7 @@ def font_coverage() -> frozenset[int]:
                 start, _, end = line.partition("-")
                 points.update(range(int(start, 16), int(end or start, 16) + 1))
         return frozenset(points)
+    # deferred: start-up time
     from fontTools.ttLib import TTFont
 
     font = TTFont(str(FONTS_DIR / FONT_FILES[400]), lazy=True)
@@ -61,8 +63,6 @@ def require_printable(sheet_lang: str, fmt: str = "pdf", system_fonts: Choice = 
     bundled fonts cannot set; see render.system_fonts). Where only system fonts have them, the
     render takes them (the glyph check of each render sees the letters the bundled fonts lack). HTML
     is never refused: the browser sets it with its own fonts."""
-    from scriptforge.languages import font_packages, get, shown, unprintable_letters
-
     if fmt == "html":
         return
     for code in shown(sheet_lang):
@@ -83,6 +83,7 @@ def system_fonts_cover(letters: str) -> bool:
     """Whether one font fontconfig knows has every character of `letters` (asked through
     `fc-list`; where fontconfig's tools are missing the answer is yes, and the render's glyph
     warning says what printed as boxes)."""
+    # deferred: start-up time
     import shutil
     import subprocess
 
@@ -157,6 +158,7 @@ class Fonts:
         """The FontConfiguration for sheets: the bundled fonts only."""
         if self._bundled is None:
             import_weasyprint()
+            # deferred: start-up time
             from weasyprint.text.fonts import FontConfiguration
 
             with only_bundled_fonts() as fonts:
@@ -177,6 +179,7 @@ class Fonts:
         bundled fonts cannot draw (a system font may have those characters)."""
         if self._system is None:
             import_weasyprint()
+            # deferred: start-up time
             from weasyprint.text.fonts import FontConfiguration
 
             with only_bundled_fonts(active=False):

@@ -43,6 +43,7 @@ class UrlPolicy:
 
     def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None,
                  fetch_seconds: float = FETCH_SECONDS):
+        # deferred: start-up time
         from scriptforge.fetch import Budget
 
         self.allow_network = allow_network
@@ -82,6 +83,7 @@ class UrlPolicy:
 
     def _remote(self, url: str) -> tuple[bytes, str]:
         """A remote image from the user cache, else (with --allow-network) fetched and cached."""
+        # deferred: start-up time
         from scriptforge import imagecache
 
         cached = imagecache.lookup(url)
@@ -89,6 +91,7 @@ class UrlPolicy:
             return cached.data, cached.mime
         if not self.allow_network:
             raise NotFetched(f"{url}: network access is off (use --allow-network)")
+        # deferred: start-up time
         from scriptforge.fetch import FetchFailed, fetch_url
 
         try:
@@ -106,6 +109,7 @@ class UrlPolicy:
     def fetcher(self, base_dir: Path | None, warnings: list[str]):
         """A WeasyPrint URL fetcher that only reads what `read` allows; a refusal is a warning."""
         import_weasyprint()
+        # deferred: start-up time
         from weasyprint.urls import URLFetcher, URLFetcherResponse
 
         policy = self

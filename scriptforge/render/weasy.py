@@ -90,6 +90,7 @@ def import_weasyprint() -> types.ModuleType:
         return sys.modules["weasyprint"]
     if plain():
         return importlib.import_module("weasyprint")
+    # deferred: start-up time
     import ctypes.util
 
     original = ctypes.util.find_library
@@ -160,6 +161,7 @@ def _system_family() -> str:
 def html_document(html: str, base_url: str, url_fetcher: Any) -> Any:
     """``SheetHTML(string=html, ...)``, parsed with the XML parser where it can be."""
     weasyprint = import_weasyprint()
+    # deferred: start-up time
     import xml.etree.ElementTree as ElementTree
 
     if plain():
@@ -169,6 +171,7 @@ def html_document(html: str, base_url: str, url_fetcher: Any) -> Any:
         root = ElementTree.fromstring(html)
     except ElementTree.ParseError:
         return sheet_html(string=html, base_url=base_url, url_fetcher=url_fetcher)
+    # deferred: start-up time
     import cssselect2
 
     # What weasyprint.HTML.__init__ does with the tree its own parser returns (a test compares
@@ -189,6 +192,7 @@ def sheet_html_class() -> Any:
     computation asks a document for its user-agent stylesheets (``_ua_stylesheets``,
     ``_ua_counter_style``; WeasyPrint's own tests subclass ``HTML`` the same way)."""
     weasyprint = import_weasyprint()
+    # deferred: start-up time
     from weasyprint.css.counters import CounterStyle
 
     counters = CounterStyle()
@@ -219,6 +223,7 @@ class _fast_import:
     parsed on first use."""
 
     def __enter__(self):
+        # deferred: start-up time
         import cffi
 
         self.cffi = cffi
@@ -326,6 +331,7 @@ class _CompiledFFI:
     """
 
     def cdef(self, source, *args, **kwargs):
+        # deferred: start-up time
         import cffi
         from cffi.api import FFI  # the real class: cffi.FFI is this one while WeasyPrint imports
 
@@ -375,6 +381,7 @@ def _use_fast_subsetting() -> None:
     is changed.
     """
     try:
+        # deferred: start-up time
         from weasyprint.pdf.fonts import Font
     except ImportError:
         return
@@ -383,6 +390,7 @@ def _use_fast_subsetting() -> None:
         return
 
     def _fonttools_subset(self, to_unicode, hinting):
+        # deferred: start-up time
         from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
 
         content = getattr(self, "file_content", None)
@@ -415,6 +423,7 @@ class _ListedFindLibrary:
 
 
 def _ldconfig_listing() -> str:
+    # deferred: start-up time
     import subprocess
 
     for ldconfig in ("ldconfig", "/sbin/ldconfig"):
@@ -440,6 +449,7 @@ def with_margin_boxes(document: Any, donor: Any) -> Any:
     PDF is the one a layout of the whole part with those numbers gives, for a fraction of the work
     (``footer-graft`` in PATCHES checks it on the installed WeasyPrint). `document`'s pages are
     changed in place."""
+    # deferred: start-up time
     from weasyprint.formatting_structure.boxes import MarginBox
 
     if len(document.pages) != len(donor.pages) or any(
@@ -555,6 +565,7 @@ def _lazy_modules_deferred() -> bool:
 
 
 def _fast_subsetting() -> bool:
+    # deferred: start-up time
     from weasyprint.pdf.fonts import Font
 
     return getattr(getattr(Font, "_fonttools_subset", None), "_scriptforge", False)
@@ -564,6 +575,7 @@ def _private_reads() -> bool:
     """The private attribute scriptforge reads: a FontConfiguration's temporary folder
     (``typefaces.Fonts.temporary_folders``)."""
     import_weasyprint()
+    # deferred: start-up time
     from weasyprint.text.fonts import FontConfiguration
 
     return hasattr(FontConfiguration(), "_folder")

@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass, field
 import logging
 import os
+import io
 
 from scriptforge.render.pages import without_fit_anchors
 from scriptforge.render.views import WORD_JOINER
@@ -58,8 +59,7 @@ def pdf_bytes(docs: list) -> bytes:
 
 def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
     """One PNG per page (suffix ``.png`` for a single page, ``-1.png``, ``-2.png``… otherwise)."""
-    import io
-
+    # deferred: start-up time
     import pypdfium2
 
     document = pypdfium2.PdfDocument(pdf)

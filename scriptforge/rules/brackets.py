@@ -5,7 +5,7 @@ as unknown (the caller turns it into a warning) and never guessed at.
 """
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import re
 from typing import Any
 
@@ -64,7 +64,6 @@ def with_marks(effect: SetupEffect | None, marks: tuple[str, ...]) -> SetupEffec
     """The effect with the selection marks added (a character with marks only gets an effect)."""
     if not marks:
         return effect
-    from dataclasses import replace
 
     return replace(effect or SetupEffect(), selection=tuple(dict.fromkeys((*(effect.selection if effect else ()), *marks))))
 

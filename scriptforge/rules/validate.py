@@ -72,6 +72,7 @@ def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") 
     `setup-impossible`), a setup character in no bag the script can fill (`setup-shortfall`), an
     option a setup character cannot take (`setup-forced-choice`). Every one comes from the
     table's own verdict (SetupRow.gaps, .unusable, .forced), so `setup` and `validate` agree."""
+    # deferred: start-up time
     from scriptforge.describe import count_phrase, option_phrase
 
     counts = team_counts(script)
@@ -153,6 +154,7 @@ def advice_findings(script: "Script", db: "Database") -> list[Finding]:
     """The script analysis of the official script tool (FACTS.md 9), as info: each team against
     the usual size for the script's kind (standard or Teensyville; data/setup.yaml), no
     character that changes the Outsider count, more characters than one sheet holds."""
+    # deferred: start-up time
     from scriptforge.describe import count_phrase
     from scriptforge.rules.script_kind import is_teensyville
 

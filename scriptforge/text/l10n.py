@@ -9,6 +9,7 @@ from scriptforge.languages import codes
 
 
 def _layer_name(name: str) -> str:
+    # deferred: start-up time
     from scriptforge.translations import NAME
 
     return {BUILT_IN: f"{BUILT_IN} (built-in)", NAME: f"{NAME} (your own)"}.get(name, f"{name} (pack)")

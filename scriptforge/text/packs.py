@@ -60,6 +60,7 @@ def pack_list_text(packs: list[InstalledPack], folder: Path) -> str:
 
 def diff_text(report: "PackDiff") -> str:
     """`pack diff`: one line per change."""
+    # deferred: start-up time
     from scriptforge.packs.diff import ADDED, MOVED  # here, not at the top: `pack list` never loads the diff
 
     if report.is_empty:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import json
 from typing import TYPE_CHECKING
 
-from scriptforge.describe import effect_text, setup_cell
+from scriptforge.describe import count_phrase, effect_text, joined, option_phrase, setup_cell
 from scriptforge.markup import to_text
 from scriptforge.languages import default
 from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
@@ -111,6 +111,7 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
         if travellers:
             lines.append(words["setup_travellers"].format(players=row.players, travellers=travellers))
         if not row.listable:
+            # deferred: start-up time
             from scriptforge.rules.setup import MAX_LISTED
 
             if row.exact:
@@ -126,8 +127,6 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
 
 def forced_notes(row: "SetupRow", names: dict[str, str], db: "Database", lang: str) -> list[str]:
     """One sentence per forced choice at the row's player count, in `lang` (ui.yaml words)."""
-    from scriptforge.describe import count_phrase, joined, option_phrase
-
     def name(ids: str) -> str:  # a kind of several characters: "A/B"
         return "/".join(names.get(i, i) for i in ids.split("/"))
 
