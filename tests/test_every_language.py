@@ -99,10 +99,16 @@ def multi_home(official_dir, tmp_path_factory):
     return home
 
 
-def test_pack_update_adds_languages_and_only_replaces_them(multi_home, official_dir, tmp_path, monkeypatch):
+@pytest.fixture
+def home(multi_home, tmp_path, monkeypatch) -> Path:
+    """A user data folder of its own with the multi-language pack installed (tests that write to it)."""
     home = tmp_path / "home"
     shutil.copytree(multi_home, home, symlinks=True)
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
+def test_pack_update_adds_languages_and_only_replaces_them(home, official_dir, tmp_path):
     again = CliRunner().invoke(main, ["pack", "update", "--from", str(official_dir)])  # no --lang: keeps all four
     assert again.exit_code == 0 and _languages(home) == ["de", "fr", "ko", "zh-Hans"]
     only = CliRunner().invoke(main, ["pack", "update", "--from", str(official_dir), "--only", "--lang", "ko"])
@@ -110,10 +116,7 @@ def test_pack_update_adds_languages_and_only_replaces_them(multi_home, official_
     assert all(code in only.output.split("languages removed:")[1].splitlines()[0] for code in ("de", "zh-Hans", "fr"))
 
 
-def test_a_missing_file_of_an_installed_language_is_one_line(multi_home, official_dir, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    shutil.copytree(multi_home, home, symlinks=True)
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+def test_a_missing_file_of_an_installed_language_is_one_line(home, official_dir, tmp_path):
     folder = tmp_path / "files"
     shutil.copytree(official_dir, folder)
     (folder / "game" / "de.json").unlink()
@@ -249,10 +252,7 @@ def _set_msgstr(po: str, context: str, text: str) -> str:
     return pattern.sub(lambda m: m.group(1) + json.dumps(text, ensure_ascii=False), po, count=1)
 
 
-def test_a_po_round_trip_with_the_pack_installed_lands_in_the_user_layer(multi_home, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    shutil.copytree(multi_home, home, symlinks=True)
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+def test_a_po_round_trip_with_the_pack_installed_lands_in_the_user_layer(home, tmp_path):
     runner = CliRunner()
     po = tmp_path / "ko.po"
     assert runner.invoke(main, ["l10n", "export", "--lang", "ko", "-o", str(po)]).exit_code == 0
@@ -288,10 +288,7 @@ def test_a_po_round_trip_with_the_pack_installed_lands_in_the_user_layer(multi_h
     assert not any(p.stat().st_mtime > po.stat().st_mtime for p in (Path(__file__).parents[1] / "data").rglob("*.yaml"))
 
 
-def test_l10n_status_and_diff_name_the_layer_of_each_text(multi_home, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    shutil.copytree(multi_home, home, symlinks=True)
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+def test_l10n_status_and_diff_name_the_layer_of_each_text(home, tmp_path):
     runner = CliRunner()
     po = tmp_path / "ko.po"
     po.write_text('msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
@@ -323,10 +320,7 @@ def test_l10n_status_and_diff_name_the_layer_of_each_text(multi_home, tmp_path, 
     assert "    ko (official): 시계공\n" in clockmaker and "    ko (scriptforge): \"당신은" in clockmaker
 
 
-def test_the_script_tools_interface_strings_are_named_as_not_read(multi_home, official_dir, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    shutil.copytree(multi_home, home, symlinks=True)
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+def test_the_script_tools_interface_strings_are_named_as_not_read(home, official_dir, tmp_path):
     folder = tmp_path / "files"
     shutil.copytree(official_dir, folder)
     (folder / "script").mkdir()
