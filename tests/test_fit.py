@@ -148,3 +148,16 @@ def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, mon
         moved, fitted = pdf_of(lang)
         assert fitted  # the sheet did not fit at full size; the back page and the nights did
         assert pdf_of(lang, with_margin_boxes=lambda document, donor: None)[0] == moved  # all laid out again
+
+
+def test_a_korean_night_sheet_that_is_fitted_is_named_in_plain_words(db):
+    """The warning names the night as printed, without the invisible word joiners that keep Korean
+    words whole on the page (they made '첫\u2060날 밤' of a terminal line)."""
+    from scriptforge.render.views import PrintOptions
+
+    ids = [c for c, ch in db.characters.items() if ch.team in ("townsfolk", "outsider", "minion", "demon")][:70]
+    seventy = analyse(script_from_data([{"id": "_meta", "name": "Seventy"}, *ids], db, "seventy.json"), db)
+    view = make_view(seventy, "ko", "a4", night=True, options=PrintOptions(font_size="large"))
+    warnings = Renderer().render(view, "pdf", None).warnings
+    nights = [w for w in warnings if w.startswith("the night sheet '")]
+    assert nights and not any("\u2060" in w for w in warnings), warnings

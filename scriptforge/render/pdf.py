@@ -37,7 +37,7 @@ from scriptforge.render.system_fonts import Choice, use_system_fonts
 from scriptforge.render.templating import Templates, base_url
 from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missing_glyph_warning, missing_glyphs
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
-from scriptforge.render.views import keep_korean_words, keep_words
+from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import html_document, with_margin_boxes
 from scriptforge.render.writing import PNG_DPI, Rendered, captured_weasyprint_warnings, output, unique
 
@@ -100,7 +100,7 @@ class Renderer:
             parts.append((replace(view, nights=[], show_sheet=False), "sheet.html.j2", "the back page"))
         for night in view.nights:
             parts.append((replace(view, nights=[night], back=None, show_sheet=False), "nightsheet.html.j2",
-                          f"the night sheet '{night.title}'"))
+                          f"the night sheet '{night.title.replace(WORD_JOINER, '')}'"))
         firsts: list[Any] = [None] * len(parts)
         if len(parts) > 1:
             document = self._laid_out(replace(view, scale=SHRINK_STEPS[0]), "sheet.html.j2", base_dir, warnings,
