@@ -1,4 +1,4 @@
-"""Docs that cannot drift: the command reference is what --help says, the README's sample
+"""Docs that cannot drift: the command reference and the README's command table are what --help says, the README's sample
 commands run, and every name the vulture whitelist keeps is still in the code."""
 
 import glob

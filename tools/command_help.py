@@ -1,7 +1,8 @@
-"""docs/commands.md: every command's --help, generated (sqlite-utils' way), so it cannot drift.
+"""docs/commands.md (every command's --help) and the README's command table (each command's usage
+and summary), generated (sqlite-utils' way), so they cannot drift.
 
-    python tools/command_help.py            # rewrite docs/commands.md
-    python tools/command_help.py --check    # exit 1 if docs/commands.md is not what --help says
+    python tools/command_help.py            # rewrite docs/commands.md and the README's table
+    python tools/command_help.py --check    # exit 1 if either is not what --help says
 
 tests/test_docs.py runs the check, so CI fails when an option changes and the page does not.
 """
@@ -13,6 +14,9 @@ import click
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "commands.md"
+README = ROOT / "README.md"
+BEGIN = "<!-- command table: generated from --help by tools/command_help.py; do not edit -->"
+END = "<!-- end of the command table -->"
 WIDTH = 100
 
 
@@ -52,12 +56,38 @@ def page() -> str:
     return "\n".join(parts)
 
 
+def table() -> str:
+    """The README's block: one row per command, its usage line and its one-line summary."""
+    from scriptforge.cli import main
+
+    root = click.Context(main, info_name="scriptforge", **_settings())
+    rows = [BEGIN, "", "| command | what it does |", "|---|---|"]
+    for path, command in _commands(main, root, []):
+        if isinstance(command, click.Group):
+            continue
+        ctx = click.Context(command, info_name=" ".join(["scriptforge", *path]), **_settings())
+        usage = " ".join(command.collect_usage_pieces(ctx))
+        summary = command.get_short_help_str(limit=200).replace("|", "\\|")
+        rows.append(f"| `scriptforge {' '.join(path)} {usage}` | {summary} |")
+    return "\n".join([*rows, "", END])
+
+
+def readme_with_table(readme: str) -> str:
+    start, end = readme.index(BEGIN), readme.index(END) + len(END)
+    return readme[:start] + table() + readme[end:]
+
+
 if __name__ == "__main__":
     text = page()
+    readme = README.read_text(encoding="utf-8")
     if "--check" in sys.argv[1:]:
-        if not PAGE.exists() or PAGE.read_text(encoding="utf-8") != text:
-            print(f"{PAGE.relative_to(ROOT)} is not what --help says: run python tools/command_help.py")
+        stale = [path.relative_to(ROOT) for path, new, old in
+                 [(PAGE, text, PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""),
+                  (README, readme_with_table(readme), readme)] if new != old]
+        if stale:
+            print(f"{', '.join(map(str, stale))}: not what --help says: run python tools/command_help.py")
             sys.exit(1)
     else:
         PAGE.write_text(text, encoding="utf-8")
-        print(f"wrote {PAGE.relative_to(ROOT)}")
+        README.write_text(readme_with_table(readme), encoding="utf-8")
+        print(f"wrote {PAGE.relative_to(ROOT)} and the command table in {README.relative_to(ROOT)}")
