@@ -1,5 +1,6 @@
-"""Docs that cannot drift: the command reference and the README's command table are what --help says, the README's sample
-commands run, and every name the vulture whitelist keeps is still in the code."""
+"""Docs that cannot drift: the command reference and the README's command table are what --help
+says, the README's sample commands run and name only options that exist, and every name the
+vulture whitelist keeps is still in the code."""
 
 import glob
 from pathlib import Path
