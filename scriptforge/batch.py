@@ -35,15 +35,6 @@ def failures_of(results: Sequence[object]) -> list[Failure]:
     return [result for result in results if isinstance(result, Failure)]
 
 
-def failure_lines(results: Sequence[object]) -> list[str]:
-    """What a batch reports at its end: a line per failure, in input order, then a count."""
-    failures = failures_of(results)
-    lines = [f"Error: {line}" for failure in failures for line in failure.message.splitlines()]
-    if failures and len(results) > 1:
-        lines.append(f"Error: {len(failures)} of {len(results)} scripts failed; the others were written")
-    return lines
-
-
 def exit_code(results: Sequence[object]) -> int:
     failures = failures_of(results)
     if not failures:

@@ -742,8 +742,8 @@ def _echo_written(written, pages, out) -> None:
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix="", builder=None, **extra):
     # deferred: start-up time
-    from scriptforge.batch import Failure, exit_code, failure_lines
-    from scriptforge.batch import can_fork
+    from scriptforge.batch import Failure, can_fork, exit_code
+    from scriptforge.text import outputs as outputs_text
     from scriptforge.pipeline import build_all, script_files
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.writing import FORMATS
@@ -771,7 +771,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
         for warning in result.warnings:
             echo(f"Warning: {result.script}: {warning}", err=True)
         _echo_written(result.written, result.pages, out)
-    for line in failure_lines(results):
+    for line in outputs_text.failure_lines(results):
         echo(line, err=True)
     if exit_code(results):
         sys.exit(exit_code(results))
@@ -1388,7 +1388,7 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
     # deferred: start-up time
     from scriptforge.icons import ICONS_URL
     from scriptforge.packs.install import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
-    from scriptforge.text.packs import update_lines
+    from scriptforge.text.packs import icon_failure_lines, update_lines
 
     result = update_pack(langs=langs, only=only, from_dir=from_dir, url=url or OFFICIAL_URL,
                          translations_url=translations_url or TRANSLATIONS_URL, timeout=timeout,
@@ -1398,7 +1398,7 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
     for warning in result.build.warnings:
         echo(f"Warning: {warning}", err=True)
     if result.icons is not None:
-        for line in result.icons.failure_lines():
+        for line in icon_failure_lines(result.icons.failed):
             echo(f"Warning: {line}", err=True)
     for line in update_lines(result):
         echo(line)

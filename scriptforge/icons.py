@@ -72,13 +72,6 @@ class IconUpdate:
     def count(self) -> int:
         return len(self.files) - (MANIFEST in self.files)
 
-    def failure_lines(self, limit: int = 10) -> list[str]:
-        """One line per failed icon, at most `limit` (then how many more)."""
-        lines = [f"icon not installed: {line}" for line in self.failed[:limit]]
-        if len(self.failed) > limit:
-            lines.append(f"{len(self.failed) - limit} more icons not installed")
-        return lines
-
     def summary(self) -> str:
         return (f"icons: {self.count} in the pack ({self.fetched} fetched, {self.kept} unchanged"
                 f"{f', {len(self.failed)} failed' if self.failed else ''})")

@@ -91,3 +91,11 @@ def diff_text(report: "PackDiff") -> str:
 
 def _short(value: Any, limit: int = 70) -> str:
     return short(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else to_text(value) or "", limit)
+
+
+def icon_failure_lines(failed: list[str], limit: int = 10) -> list[str]:
+    """One line per icon `pack update` could not install, at most `limit` (then how many more)."""
+    lines = [f"icon not installed: {line}" for line in failed[:limit]]
+    if len(failed) > limit:
+        lines.append(f"{len(failed) - limit} more icons not installed")
+    return lines
