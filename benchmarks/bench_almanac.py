@@ -12,9 +12,8 @@ Target: under 5 s cold.
 import argparse
 from pathlib import Path
 import tempfile
-import time
 
-from coldrun import cold, load_average, machine_speed
+from coldrun import cold, load_average, machine_speed, warm_phases
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "english-almanac-25.json"
@@ -24,27 +23,11 @@ def warm(lang: str) -> dict[str, float]:
     from scriptforge.database import load_database
     from scriptforge.analysis import analyse
     from scriptforge.render.almanac import almanac_view
-    from scriptforge.render.pdf import Renderer
-    from scriptforge.render.writing import pdf_bytes
     from scriptforge.script import read_script
 
     db = load_database()
-    renderer = Renderer()
-    renderer.fonts.bundled  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
-    times = {}
-    start = time.perf_counter()
-    view = almanac_view(analyse(read_script(SCRIPT, db), db), lang)
-    times["view model"] = time.perf_counter() - start
-    start = time.perf_counter()
-    html = renderer.html(view, "almanac.html.j2")
-    times["HTML"] = time.perf_counter() - start
-    start = time.perf_counter()
-    document = renderer.layout(html, SCRIPT.parent, [])
-    times["layout"] = time.perf_counter() - start
-    start = time.perf_counter()
-    pdf_bytes([document])
-    times["PDF writing"] = time.perf_counter() - start
-    return times
+    return warm_phases(lambda: almanac_view(analyse(read_script(SCRIPT, db), db), lang), "almanac.html.j2",
+                       SCRIPT.parent)
 
 
 def main() -> None:

@@ -12,9 +12,8 @@ Then the tokens rendered warm in one process, split into view model, HTML, layou
 import argparse
 from pathlib import Path
 import tempfile
-import time
 
-from coldrun import cold, load_average, machine_speed
+from coldrun import cold, load_average, machine_speed, warm_phases
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
@@ -24,31 +23,18 @@ def warm(script: Path, lang: str) -> dict[str, float]:
     from scriptforge.analysis import analyse
     from scriptforge.database import load_database
     from scriptforge.packs.store import active_packs
-    from scriptforge.render.pdf import Renderer
-    from scriptforge.render.writing import pdf_bytes
     from scriptforge.render.tokens import tokens_view
     from scriptforge.render.views import keep_korean_words
     from scriptforge.script import read_script
     from scriptforge.tokens import token_set
 
     db = load_database(None, active_packs([]))
-    renderer = Renderer()
-    renderer.fonts.bundled  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
-    times = {}
-    start = time.perf_counter()
-    analysis = analyse(read_script(script, db), db)
-    view = keep_korean_words(tokens_view(analysis, token_set(analysis), lang, "a4"))
-    times["view model"] = time.perf_counter() - start
-    start = time.perf_counter()
-    html = renderer.html(view, "tokens.html.j2")
-    times["HTML"] = time.perf_counter() - start
-    start = time.perf_counter()
-    document = renderer.layout(html, script.parent, [])
-    times["layout"] = time.perf_counter() - start
-    start = time.perf_counter()
-    pdf_bytes([document])
-    times["PDF writing"] = time.perf_counter() - start
-    return times
+
+    def view_of():
+        analysis = analyse(read_script(script, db), db)
+        return keep_korean_words(tokens_view(analysis, token_set(analysis), lang, "a4"))
+
+    return warm_phases(view_of, "tokens.html.j2", script.parent)
 
 
 def main() -> None:

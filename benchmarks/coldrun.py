@@ -69,3 +69,30 @@ def machine_speed() -> str:
     for number in range(5_000_000):
         total += number
     return f"5M-step Python loop {time.perf_counter() - start:.2f} s"
+
+
+def warm_phases(view_of, template: str, base_dir: Path) -> dict[str, float]:
+    """Seconds of each phase of one warm render in this process: `view_of()` (read, analyse, make the
+    view), the HTML of `template`, WeasyPrint's layout, the PDF's bytes. WeasyPrint's import and the
+    font setup are done first and not timed."""
+    import time
+
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.writing import pdf_bytes
+
+    renderer = Renderer()
+    renderer.fonts.bundled  # noqa: B018 — imports WeasyPrint and sets up fontconfig, not timed
+    times = {}
+    start = time.perf_counter()
+    view = view_of()
+    times["view model"] = time.perf_counter() - start
+    start = time.perf_counter()
+    html = renderer.html(view, template)
+    times["HTML"] = time.perf_counter() - start
+    start = time.perf_counter()
+    document = renderer.layout(html, base_dir, [])
+    times["layout"] = time.perf_counter() - start
+    start = time.perf_counter()
+    pdf_bytes([document])
+    times["PDF writing"] = time.perf_counter() - start
+    return times
