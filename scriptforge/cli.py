@@ -10,7 +10,7 @@ import click
 
 from scriptforge import __version__
 from scriptforge.errors import InputError, ScriptforgeError
-from scriptforge.games import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME, check_game, load_games, rule_set, selection
+from scriptforge.rule_sets import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME, rule_set, selection
 from scriptforge.model import TEAMS
 from scriptforge.database import check_database, load_database
 from scriptforge.fileio import atomic_write_text, dump_json, new_command, refuse_to_overwrite, write_output
@@ -144,6 +144,9 @@ def _homebrew_dir():
 def _rule_sets(choice: str):
     """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
     every one (l10n's "all")."""
+    # deferred: start-up time
+    from scriptforge.games import load_games
+
     with_scripts, others = selection(choice)
     return (_db() if with_scripts else None), load_games(others)
 
@@ -363,6 +366,7 @@ def db_check(game, fmt):
         summary = check_summary(*check_database(_data_dir(), _packs()))
     else:
         # deferred: start-up time
+        from scriptforge.games import check_game
         from scriptforge.text.games import check_summary, check_text
 
         summary = check_summary(*check_game(game))

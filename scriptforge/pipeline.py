@@ -20,6 +20,7 @@ from scriptforge.render.outputs import check_targets, output_target, write_rende
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.typefaces import require_printable
 from scriptforge.render.views import PrintOptions, make_view
+from scriptforge.rule_sets import SCRIPTED_GAME
 from scriptforge.script_schema import length_findings
 from scriptforge.script import Script, read_script, refuse_unknown
 from scriptforge.userfiles import reserved_name
@@ -283,7 +284,7 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
     # deferred: start-up time
-    from scriptforge.games import SCRIPTED_GAME, load_game
+    from scriptforge.games import load_game
     from scriptforge.render.game_views import game_view
 
     if scripts:

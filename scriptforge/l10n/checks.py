@@ -18,7 +18,7 @@ import functools
 import re
 from typing import Callable, Iterable
 
-from scriptforge.games import SCRIPTED_GAME, scripted
+from scriptforge.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.l10n.provenance import STALE, slot, source_of, state
 from scriptforge.translations import NAME as USER_LAYER
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages

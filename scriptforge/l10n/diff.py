@@ -3,7 +3,7 @@
 from pathlib import Path
 import re
 
-from scriptforge.games import SCRIPTED_GAME, scripted
+from scriptforge.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.errors import InputError, NotFoundError
 from scriptforge.glossary import apply_glossary
 from scriptforge.userfiles import read_json

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from scriptforge.games import scripted
+from scriptforge.rule_sets import scripted
 from scriptforge.fileio import dump_yaml, locked, write_files
 from scriptforge.ids import text_hash
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, unit_languages

@@ -26,7 +26,7 @@ A unit exists when at least one language has its text.
 
 from dataclasses import dataclass
 
-from scriptforge.games import SCRIPTED_GAME, scripted
+from scriptforge.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.languages import codes, fallback_chain, official
 from scriptforge.model import NIGHTS, TEXT_FIELDS
 from scriptforge.ids import NIGHT_STEPS

@@ -1,7 +1,7 @@
 """Text output of the translator tools, for people: `l10n status`, `l10n diff` (side by side,
 and against an official translation file) and `l10n terms` (and its JSON records)."""
 
-from scriptforge.games import SCRIPTED_GAME, scripted
+from scriptforge.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.l10n.diff import KINDS
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI
 from scriptforge.l10n.usage import Usage
