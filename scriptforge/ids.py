@@ -6,7 +6,6 @@ translation files' `reminders` keys, so a translated label finds its token witho
 """
 
 from collections.abc import Callable, Iterable, Sequence
-import difflib
 import hashlib
 import re
 import unicodedata
@@ -94,6 +93,9 @@ class NameIndex:
     def suggest(self, name: str, label: Callable[[str], str], limit: int = 3, *, by_id: bool = False) -> list[str]:
         """Display labels (`label(id)`) of the close matches for a misspelt `name`, at most `limit`;
         `by_id`: each key's ids in id order instead of the order added."""
+        # deferred: start-up time (only a misspelt name needs it)
+        import difflib
+
         out: list[str] = []
         for key in difflib.get_close_matches(name_key(name), self._ids, n=limit * 2, cutoff=0.6):
             for item_id in sorted(self._ids[key]) if by_id else self._ids[key]:

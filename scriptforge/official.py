@@ -7,7 +7,6 @@ retired from one it still has.
 """
 
 from dataclasses import dataclass
-import difflib
 from functools import cache, lru_cache
 import hashlib
 import json
@@ -35,6 +34,9 @@ class OfficialFacts:
 @lru_cache(maxsize=4096)
 def _close(facts: OfficialFacts, text: str, limit: int) -> tuple[str, ...]:
     """`OfficialFacts.close`, remembered: a corpus repeats its misspellings file after file."""
+    # deferred: start-up time (only a misspelt id needs it)
+    import difflib
+
     return tuple(difflib.get_close_matches(text, list(facts.teams), n=limit, cutoff=0.75))
 
 
