@@ -88,6 +88,8 @@ def analyse(script: Script, db: Database, *, players: int | None = None, keep_or
 
 @dataclass(frozen=True)
 class Report:
+    """What `validate` says of one script file: its findings, and its analysis where the file could be read."""
+
     source: str
     findings: tuple[Finding, ...]
     analysis: Analysis | None = None  # when the file could be read

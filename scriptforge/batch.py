@@ -15,6 +15,8 @@ Result = TypeVar("Result")
 
 @dataclass(frozen=True)
 class Failure:
+    """An input of a batch that failed: the script, the error's message and its exit code."""
+
     script: Path
     message: str  # names the file (and the place); one line, or one per problem (unknown characters)
     exit_code: int

@@ -20,6 +20,9 @@ ID_LIMIT = 20  # a plain id string, or an {"id": …} object
 
 @dataclass(frozen=True)
 class Overlong:
+    """A text of a script over the official schema's length limit: where it is (a JSON
+    pointer), what it is, its length and the limit."""
+
     pointer: str  # JSON pointer of the text in the script
     field: str  # how a person names it: "ability", "_meta.name", "reminders item", "jinxes.reason"
     length: int

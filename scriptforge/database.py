@@ -26,6 +26,9 @@ from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
 
 @dataclass(frozen=True)
 class Database:
+    """The character database as loaded (the built-in data, with the packs and translations on top): characters,
+    night orders and steps, jinxes, base setup counts, and the texts and interface words per language."""
+
     characters: dict[str, Character]  # in sheet order
     first_night: tuple[str, ...]
     other_nights: tuple[str, ...]

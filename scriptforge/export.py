@@ -31,6 +31,9 @@ TARGETS = ("app", "full")  # `export --for`
 
 @dataclass
 class Export:
+    """A script in the official format (`data`: the JSON array to write),
+    with the warnings and findings of making it."""
+
     data: list
     warnings: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)

@@ -20,6 +20,8 @@ DOMAINS = {"script": "findings.md", "data": "findings.md", "l10n": "l10n-checks.
 
 @dataclass(frozen=True)
 class FindingCode:
+    """A registered finding code: its severity, its one-line summary and the domain whose docs page documents it."""
+
     code: str
     severity: str
     summary: str

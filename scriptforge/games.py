@@ -52,6 +52,8 @@ class Ability:
 
 @dataclass(frozen=True)
 class RoleTexts:
+    """A role's texts in one language: its name, aliases, text and notes."""
+
     name: str
     aliases: tuple[str, ...] = ()
     text: str | None = None
@@ -93,6 +95,9 @@ class Role:
 
 @dataclass(frozen=True)
 class StepTexts:
+    """A step's texts in one language: its name, what the moderator says and
+    does, a description and its list items."""
+
     name: str
     say: str | None = None  # read aloud by the moderator
     do: str | None = None  # what the moderator does
@@ -111,6 +116,8 @@ class StepTexts:
 
 @dataclass(frozen=True)
 class Step:
+    """A step of a game's sequences (setup, a turn, a night or a day), with its texts per language."""
+
     id: str
     texts: dict[str, StepTexts]
 
@@ -143,6 +150,9 @@ class CountRow:
 
 @dataclass(frozen=True)
 class SetupTable:
+    """One of a game's setup tables: its rows by player count, or None with a note
+    (`missing`) where the source does not give them."""
+
     id: str
     rows: tuple[CountRow, ...] | None  # None: the source does not give the table
     missing: str | None = None
@@ -161,6 +171,9 @@ class SetupTable:
 
 @dataclass(frozen=True)
 class GameDatabase:
+    """One of the other games as loaded (data/games/<game>): its facts, roles, steps,
+    sequences and setup tables, and its texts per language."""
+
     id: str
     source: str
     players: tuple[int, int] | None  # None: the source gives no player range

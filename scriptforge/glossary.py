@@ -61,6 +61,8 @@ def terms_for(terms: list[dict], kind: str) -> list[dict]:
 
 @dataclass(frozen=True)
 class Replacement:
+    """One replacement `apply_glossary` made: a variant spelling, and the glossary term put in its place."""
+
     variant: str
     term: str
 

@@ -113,6 +113,9 @@ def wanted(records: Iterable[dict[str, Any]]) -> dict[str, list[list[str]]]:
 
 @dataclass
 class Got:
+    """One icon file as fetched or read: where from (a URL, or a file URI), its bytes (None: not
+    modified since the copy we had) and its HTTP validators."""
+
     location: str
     body: bytes | None  # None: not modified since `before`
     etag: str | None = None

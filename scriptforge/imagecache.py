@@ -27,6 +27,8 @@ MAX_TOTAL = 200 * 1024 * 1024  # the whole cache folder
 
 @dataclass
 class Cached:
+    """An image kept in the cache: its bytes, its content type and when it was fetched."""
+
     data: bytes
     mime: str
     fetched: float  # seconds since the epoch

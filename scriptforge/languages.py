@@ -23,6 +23,9 @@ REGISTRY_PATH = DATA_DIR / "languages.json"
 
 @dataclass(frozen=True)
 class WritingSystem:
+    """A writing system of the registry: its ISO 15924 code, its name, its Unicode ranges
+    (`char in system`) and the Debian package with fonts for it."""
+
     code: str  # ISO 15924: Latn, Hang, Kana, ...
     name: str
     ranges: tuple[tuple[int, int], ...]
@@ -35,6 +38,9 @@ class WritingSystem:
 
 @dataclass(frozen=True)
 class Language:
+    """A language of the registry: its names, writing systems, letters, sort order, fallbacks and how
+    its texts are written (plural forms, quotation marks)."""
+
     code: str
     name: str  # in English
     native: str  # in the language itself
@@ -50,6 +56,9 @@ class Language:
 
 @dataclass(frozen=True)
 class Registry:
+    """The language registry (data/languages.json): its languages and writing systems, the
+    official language and the default language per use."""
+
     languages: dict[str, Language]  # in registry order
     writing_systems: dict[str, WritingSystem]
     official: str  # the language of the official data and of the sheet-order rule

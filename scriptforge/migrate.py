@@ -41,6 +41,9 @@ _KO_COUNTERS = {"한": "1", "두": "2", "세": "3", "네": "4", "다섯": "5"}
 
 @dataclass
 class Migration:
+    """What `migrate` made of one script: its entries before and after, a line per entry changed or refused, and
+    how many entries became ids or overrides and how many terms were replaced."""
+
     before: list
     after: list
     lines: list[str] = field(default_factory=list)  # what was done, one line per entry changed

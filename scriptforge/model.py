@@ -173,6 +173,9 @@ class SetupEffect:
 
 @dataclass(frozen=True)
 class Character:
+    """A character: its facts (team, edition, reminder tokens, setup effect, a homebrew
+    character's night numbers) and its texts per language."""
+
     id: str
     team: str
     edition: str
@@ -231,6 +234,8 @@ class Character:
 
 @dataclass(frozen=True)
 class Jinx:
+    """A jinx of the database: the pair of character ids, and its text per language."""
+
     characters: tuple[str, str]
     texts: dict[str, str]
 

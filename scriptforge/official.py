@@ -22,6 +22,9 @@ PACK_UPDATE = "scriptforge pack update"
 
 @dataclass(frozen=True, eq=False)
 class OfficialFacts:
+    """What data/official.yaml says: each official id's team and place in the
+    official sheet order, and the official jinx pairs."""
+
     teams: dict[str, str]  # id -> team, in sheet order (team by team)
     positions: dict[str, int]  # id -> 0-based place in that order
     jinxes: frozenset[frozenset[str]]

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class BuildResult:
+    """What building one script came to: the files written, the page count and
+    the warnings (and its Analysis, where kept)."""
+
     script: Path
     written: list[Path] = field(default_factory=list)
     pages: int = 0

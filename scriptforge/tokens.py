@@ -27,6 +27,8 @@ BOXED_EDITIONS = ("tb", "bmr", "snv")
 
 @dataclass(frozen=True)
 class ReminderToken:
+    """One reminder token: its character, its token id, and whether it is global (from `remindersGlobal`)."""
+
     owner: Character
     token: str  # the token id (a label of a homebrew character)
     is_global: bool = False
@@ -34,6 +36,9 @@ class ReminderToken:
 
 @dataclass
 class TokenSet:
+    """The tokens a script needs (see the module docstring): the character tokens, the reminder
+    tokens, and which characters are in a boxed edition."""
+
     characters: list[Character]  # in sheet order
     reminders: list[ReminderToken]
     boxed: dict[str, list[Character]] = field(default_factory=dict)  # edition -> the script's characters in it

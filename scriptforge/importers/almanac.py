@@ -49,6 +49,9 @@ _SENTENCE_END = re.compile(r"[.!?。)\]다요”\"]$")
 
 @dataclass
 class Entry:
+    """One character of an almanac document as read: its id, its team, the
+    line its team is on and its texts by field."""
+
     id: str
     team: str
     line: int
@@ -57,6 +60,9 @@ class Entry:
 
 @dataclass
 class Almanac:
+    """An almanac document as read: its file, its language, its character entries,
+    and the title, author and description it gives."""
+
     path: Path
     lang: str
     entries: list[Entry]

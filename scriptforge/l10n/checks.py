@@ -31,6 +31,9 @@ from scriptforge.findings import Finding, Selection, register, short
 
 @dataclass(frozen=True)
 class Check:
+    """A registered translation check: its code, severity, function and summary
+    (the first line of the function's docstring)."""
+
     code: str
     severity: str
     function: Callable

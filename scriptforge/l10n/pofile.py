@@ -27,6 +27,8 @@ class PoSyntaxError(ValueError):
 
 @dataclass
 class Entry:
+    """One entry of a .po file: msgctxt, msgid and msgstr, with its extracted comments, flags and previous source."""
+
     msgid: str
     msgstr: str = ""
     msgctxt: str | None = None

@@ -80,6 +80,9 @@ def _recorded(db, unit: Unit, lang: str):
 
 @dataclass(frozen=True)
 class Slot:
+    """Where a text unit's provenance is written: the file holding the translation, its key in that
+    file's `translated_from.hashes` and its place in their order."""
+
     path: Path  # the file holding the translation
     hash_key: str  # key inside its translated_from.hashes
     order: int  # position for a stable order of hashes

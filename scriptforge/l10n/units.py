@@ -42,6 +42,9 @@ SHARED_UI = "games"
 
 @dataclass(frozen=True)
 class Unit:
+    """One translatable text (see the module docstring): its key, its group, character,
+    field and game, and its text in each language."""
+
     key: str
     group: str  # one of GROUPS
     character: str | None  # character id, for per-character units

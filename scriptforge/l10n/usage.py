@@ -28,6 +28,9 @@ TYPO_AT_MOST = 2  # official uses of a variant that, beside many of the term, lo
 
 @dataclass
 class Usage:
+    """How the official texts use one glossary entry: the uses of each spelling per kind of text, and
+    where the entry's `wrong_in` disagrees (conflicts, typos)."""
+
     term: str
     counts: dict[str, Counter] = field(default_factory=dict)  # spelling -> kind -> uses
     conflicts: list[tuple[str, str, int]] = field(default_factory=list)  # (variant, kind, uses)

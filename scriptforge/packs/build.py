@@ -35,6 +35,9 @@ STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demo
 
 @dataclass(frozen=True)
 class Source:
+    """One official file read for a pack: its path, its kind (roles, nightsheet, jinxes or
+    translation), its data, its sha256 and where it came from."""
+
     path: Path
     kind: str
     data: Any  # the parsed JSON, checked against the kind's schema

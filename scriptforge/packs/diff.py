@@ -81,6 +81,8 @@ class StaleTranslation(NamedTuple):
 
 @dataclass(frozen=True)
 class JinxDiff:
+    """How the jinxes changed from one version of the official data to another: added, removed and reworded ones."""
+
     added: tuple[Jinx, ...] = ()
     removed: tuple[Jinx, ...] = ()
     changed: tuple[JinxChange, ...] = ()

@@ -54,6 +54,9 @@ class LanguageSet(NamedTuple):
 
 @dataclass
 class UpdateResult:
+    """What `pack update` did: where the pack was installed, the pack built, its
+    languages before and after, and what changed."""
+
     path: Path
     build: PackBuild
     languages: LanguageSet

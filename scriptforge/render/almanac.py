@@ -30,6 +30,9 @@ _LIST_SECTIONS = LIST_FIELDS
 
 @dataclass
 class Section:
+    """One text section of an almanac character page (ability, flavor, overview, how
+    to run, examples): its title and paragraphs."""
+
     key: str  # ability | flavor | overview | how_to_run | examples
     title: str
     paragraphs: list[str]
@@ -55,6 +58,9 @@ class Fact:
 
 @dataclass
 class CharacterPage:
+    """Everything one character's almanac page shows: its names, team, icon and
+    edition, its text sections and its facts table."""
+
     id: str
     anchor: str
     team: str
@@ -72,6 +78,8 @@ class CharacterPage:
 
 @dataclass
 class ContentsEntry:
+    """A line of the almanac's table of contents: a part or a character, and the anchor it links to."""
+
     anchor: str
     title: str
     second: str | None = None
@@ -82,6 +90,9 @@ class ContentsEntry:
 
 @dataclass
 class AlmanacView:
+    """Everything the almanac template shows: the character sheet (cover) and its
+    back page, the contents and the character pages."""
+
     lang: str  # ko | en | ko+en
     html_lang: str
     paper: str

@@ -21,6 +21,9 @@ _INVISIBLE = re.compile("[\\s\u2060\u200b\u00ad\ufffe]+")
 
 @dataclass(frozen=True)
 class Item:
+    """One thing a printed sheet must show (a character, a jinx or a rule):
+    the texts that must each be on it somewhere."""
+
     kind: str  # character | jinx | rule
     label: str  # what it is, for a report: an id, a pair "a × b", "rule 1"
     texts: tuple[str, ...]  # what the page must show, each somewhere

@@ -34,6 +34,8 @@ DEFAULT_COLOUR = "#4a4f5c"
 
 @dataclass
 class RoleRow:
+    """A role's row on a game's reference sheet: its names, text, conditions and notes."""
+
     id: str
     name: str
     second_name: str | None
@@ -45,6 +47,8 @@ class RoleRow:
 
 @dataclass
 class GroupView:
+    """A group of roles on a game's reference sheet (a kind or a team): its title, colour, note and role rows."""
+
     id: str
     title: str
     colour: str
@@ -54,6 +58,8 @@ class GroupView:
 
 @dataclass
 class SetupView:
+    """A setup table on a game's reference sheet: its title, its (players, count) rows and its note."""
+
     id: str
     title: str
     rows: list[tuple[str, str]]  # (players, count); a table the source does not give is not shown
@@ -62,6 +68,8 @@ class SetupView:
 
 @dataclass
 class SectionView:
+    """A rule section on a game's reference sheet: its title and its items, numbered or not."""
+
     id: str
     title: str
     items: list[str]
@@ -70,6 +78,9 @@ class SectionView:
 
 @dataclass
 class StepRow:
+    """A step of a printed sequence, or a role that acts in it: its names, what to
+    say and do, its text, items and conditions."""
+
     id: str
     name: str
     second_name: str | None
@@ -83,6 +94,9 @@ class StepRow:
 
 @dataclass
 class SequenceView:
+    """A game's sequence as printed (setup or a day on the reference sheet; a night or a day on
+    the moderator's sheet): its title, note and step rows."""
+
     id: str
     kind: str
     title: str

@@ -56,6 +56,8 @@ class Kind:
 
 @dataclass(frozen=True)
 class Placed:
+    """One token placed on a page: its kind, its index within the kind, its centre (mm) and its crop-mark angles."""
+
     kind: str
     index: int  # the token's index within its kind
     x: float  # centre, mm from the printable area's top left
@@ -65,6 +67,8 @@ class Placed:
 
 @dataclass
 class Page:
+    """One page of placed tokens, in the order they were placed."""
+
     tokens: list[Placed] = field(default_factory=list)
 
 

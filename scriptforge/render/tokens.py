@@ -64,6 +64,8 @@ PIP = "#5a4a2a"
 
 @dataclass
 class Mark:
+    """A mark on a character token (first night, other nights, a reminder pip, setup): its centre and radius (mm)."""
+
     kind: str  # first_night | other_nights | reminder | setup
     x: float
     y: float
@@ -90,6 +92,9 @@ class Mark:
 
 @dataclass
 class TokenView:
+    """One token as drawn on its page (mm): its disk and crop marks, its
+    icon or monogram, its texts and its marks."""
+
     kind: str  # character | reminder
     id: str  # the character's id
     team: str
@@ -109,6 +114,9 @@ class TokenView:
 
 @dataclass
 class CountRow:
+    """A line of the token sheet's cover counts: what is counted, how many, and
+    the team's colour where it counts one team."""
+
     label: str
     count: int
     colour: str | None = None
@@ -116,12 +124,18 @@ class CountRow:
 
 @dataclass
 class EditionRow:
+    """A line of the token sheet's cover: an edition of the boxed game (or the new
+    characters) and the names of the script's characters in it."""
+
     title: str
     names: list[str]
 
 
 @dataclass
 class TokenSheetView:
+    """Everything the token sheet template shows: the cover (counts,
+    editions, settings, legend) and the token pages."""
+
     lang: str
     html_lang: str
     paper: str
@@ -317,6 +331,9 @@ def block_runs(block: Block, top: float, cx: float, cy: float) -> list[Run]:
 
 @dataclass(frozen=True)
 class TokenOptions:
+    """How tokens are printed: their cut diameters (character, reminder; mm), the bleed (mm) and whether
+    the pages are mirrored (`--size`, `--bleed`, `--mirror`)."""
+
     sizes: tuple[float, float] = SIZES[DEFAULT_SIZE]
     bleed: float = DEFAULT_BLEED
     mirror: bool = False

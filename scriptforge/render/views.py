@@ -92,6 +92,9 @@ class Icon:
 
 @dataclass
 class CharacterView:
+    """A character's row on a sheet: its names, ability and icon, marked where the text is not
+    in the sheet's language or the character is homebrew."""
+
     id: str
     team: str
     name: str
@@ -105,6 +108,8 @@ class CharacterView:
 
 @dataclass
 class TeamView:
+    """A team's block on a sheet: its title, colour and character rows."""
+
     id: str
     title: str
     colour: str
@@ -120,6 +125,8 @@ class TeamView:
 
 @dataclass
 class JinxView:
+    """A jinx row on a sheet: the two characters and the jinx text."""
+
     first: CharacterView
     second: CharacterView
     text: str
@@ -128,6 +135,9 @@ class JinxView:
 
 @dataclass
 class StepView:
+    """A line of a night list: a character or a night step (dusk, minion info, demon
+    info, dawn) with its name, reminder text and icon."""
+
     id: str
     name: str
     text: str
@@ -139,6 +149,8 @@ class StepView:
 
 @dataclass
 class NightView:
+    """A night list (the first night or the other nights): its title and its lines."""
+
     id: str  # first_night | other_nights
     title: str
     steps: list[StepView]
@@ -146,6 +158,9 @@ class NightView:
 
 @dataclass
 class SetupRowView:
+    """A player count of the back page's setup table, a column head (the counts are given
+    per team, in `setup_teams`; `counts` stays empty)."""
+
     players: int
     counts: list[str]
 

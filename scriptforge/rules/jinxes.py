@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class JinxRecord:
+    """A jinx on a script: the pair of character ids, its text per language, and
+    whether it comes from the database or the script."""
+
     characters: tuple[str, str]
     texts: dict[str, str]  # lang -> text
     source: str = "database"  # "database" or "script"
@@ -34,6 +37,9 @@ class JinxRecord:
 
 @dataclass(frozen=True)
 class ScriptJinxes:
+    """The jinxes on one script, and whether the Djinn is needed (there is a
+    jinx and the Djinn is not on the script)."""
+
     jinxes: tuple[JinxRecord, ...]
     djinn_needed: bool
     extra: dict[str, Any] = field(default_factory=dict)

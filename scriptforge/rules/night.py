@@ -32,6 +32,8 @@ _LEGACY_STEPS = {"dusk": "dusk", "dawn": "dawn", "minion": "minioninfo", "minion
 
 @dataclass(frozen=True)
 class NightEntry:
+    """An entry of a night order: a character of the script or a night step (dusk, minion info, demon info, dawn)."""
+
     id: str
     kind: str  # "step" or "character"
     character: Character | None = None  # for kind "character"
@@ -61,6 +63,9 @@ class NightEntry:
 
 @dataclass(frozen=True)
 class NightOrder:
+    """One script's night order: the entry ids of the first night and of the other
+    nights, the entries, and the problems found."""
+
     first_night: list[str]
     other_nights: list[str]
     entries: dict[str, NightEntry]

@@ -113,6 +113,9 @@ class Forced:
 
 @dataclass(frozen=True)
 class SetupRow:
+    """The setup of one player count on the script: the base counts, each count's range over the legal
+    bags, whether a bag can be filled, and the reasons where not."""
+
     players: int
     base: dict[str, int]  # townsfolk, outsiders, minions, demons
     ranges: dict[str, tuple[int, int]]  # min and max over the bags (demons: Demon tokens in the bag)
@@ -220,6 +223,9 @@ class _Kind:
 
 @dataclass
 class _Pool:
+    """The script's in-play characters as setup counts them: the kinds that shape a bag
+    and, per team, how many plain characters it has."""
+
     kinds: list[_Kind] = field(default_factory=list)
     plain: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PLAYER_TEAMS, 0))
     neutral_tokens: dict[str, list[str]] = field(default_factory=dict)  # team -> bag tokens of its plain ones
