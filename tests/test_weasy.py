@@ -37,7 +37,8 @@ def test_weasyprint_is_imported_the_fast_way(tmp_path):
 import sys
 from scriptforge.render.weasy import import_weasyprint, imported_fast
 import_weasyprint()
-loaded = [m for m in ("fontTools.subset", "fontTools.varLib.instancer", "PIL.Image", "PIL.ImageCms", "tinyhtml5")
+loaded = [m for m in ("fontTools.subset", "fontTools.varLib.instancer", "fontTools.ttLib", "PIL.Image", "PIL.ImageCms",
+                     "tinyhtml5")
           if m in sys.modules and type(sys.modules[m]).__name__ != "_LazyModule"]
 import weasyprint.html
 print(imported_fast(), "pycparser" in sys.modules, loaded, type(weasyprint.html.UA_STYLESHEET).__name__)
@@ -60,6 +61,24 @@ print(len(PATCHES), inactive_patches())
     assert result.returncode == 0, result.stderr
     count, inactive = result.stdout.split(" ", 1)
     assert int(count) >= 7 and inactive.strip() == "[]", result.stdout
+
+
+def test_fonttools_ttlib_is_imported_on_first_use_and_weasyprint_then_holds_its_real_names(tmp_path):
+    # a woff @font-face, a colour font or subsetting without HarfBuzz uses them; here, a call
+    code = """
+import io, sys
+from scriptforge.render.weasy import FONTS_DIR, import_weasyprint
+import_weasyprint()
+import weasyprint.pdf.fonts as pdf_fonts, weasyprint.text.fonts as text_fonts
+before = "fontTools.ttLib" in sys.modules
+font = pdf_fonts.TTFont(io.BytesIO((FONTS_DIR / "NotoSans-Subset-Regular.ttf").read_bytes()))
+import fontTools.ttLib as ttLib
+print(before, "glyf" in font, pdf_fonts.TTFont is ttLib.TTFont, pdf_fonts.TTLibError is ttLib.TTLibError,
+      pdf_fonts.ttFont is ttLib.ttFont, text_fonts.TTFont is ttLib.TTFont, text_fonts.woff2 is ttLib.woff2)
+"""
+    result = _python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False"] + ["True"] * 6, result.stdout
 
 
 def test_weasyprint_is_imported_the_ordinary_way_when_the_fast_way_fails(tmp_path):
@@ -140,6 +159,77 @@ def test_our_user_agent_stylesheet_and_xml_parsing_give_the_same_pdfs(db, weasyp
         fast = pdf_bytes([ours.layout(html, base_dir, [])])
         own = pdf_bytes([weasyprints_own.layout(html, base_dir, [])])
         assert hashlib.sha256(fast).hexdigest() == hashlib.sha256(own).hexdigest(), name
+
+
+def test_stylesheets_read_from_the_user_cache_give_the_same_pdfs_as_parsing_them(tmp_path):
+    # every template, Korean and English, in two new processes sharing a cache: the first parses
+    # sheet.css and ua.css and keeps them, the second parses neither and writes the same bytes
+    code = f"""
+import hashlib, logging, sys
+import weasyprint
+from scriptforge import load_database
+from scriptforge.analysis import analyse
+from scriptforge.games import load_game
+from scriptforge.render.almanac import almanac_view
+from scriptforge.render.game_views import game_view
+from scriptforge.render.pdf import Renderer
+from scriptforge.render.views import make_view
+from scriptforge.script import read_script
+from scriptforge.render.weasy import UA_STYLESHEET
+db, renderer = load_database(), Renderer()
+ours = {{renderer.templates.css, UA_STYLESHEET.read_text(encoding="utf-8")}}
+parses = []
+original = weasyprint.CSS.__init__
+def counted(self, *args, **kwargs):
+    parses.extend([1] if kwargs.get("string") in ours else [])
+    original(self, *args, **kwargs)
+weasyprint.CSS.__init__ = counted
+logged = []
+class Handler(logging.Handler):
+    def emit(self, record):
+        logged.append(record.getMessage())
+logging.getLogger("weasyprint").addHandler(Handler())
+sheet = analyse(read_script({str(FTPD)!r}, db), db)
+almanac = analyse(read_script({str(FANG_GU)!r}, db), db)
+salem = load_game("salem")
+rendered = [renderer.render(make(lang)) if kind == "sheet" else renderer.render_document(make(lang), kind)
+            for lang in ("ko", "en") for kind, make in (
+    ("sheet", lambda lang: make_view(sheet, lang, "a4", night=True, back=True)),
+    ("almanac.html.j2", lambda lang: almanac_view(almanac, lang)),
+    ("game_sheet.html.j2", lambda lang: game_view(salem, lang, "a4", sheet=True, night=False)),
+    ("game_night.html.j2", lambda lang: game_view(salem, lang, "letter", sheet=False, night=True)))]
+print(len(parses), sum("keep-all" in message for message in logged),
+      *(hashlib.sha256(r.files[0][1]).hexdigest() for r in rendered))
+"""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "SOURCE_DATE_EPOCH": "0"}
+    env.pop(PLAIN_SWITCH, None)
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+            for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    (first, first_logged, *first_pdfs), (second, second_logged, *second_pdfs) = (run.stdout.split() for run in runs)
+    assert len(first_pdfs) == 8 and second_pdfs == first_pdfs
+    assert (first, second) == ("2", "0")  # sheet.css and ua.css once, then from the cache
+    # what WeasyPrint logs of a parse reaches a logging handler either way (sheet.css's keep-all is for browsers)
+    assert first_logged == second_logged != "0"
+    assert len(list((tmp_path / "cache" / "scriptforge" / "stylesheets").glob("*.pickle"))) == 2
+
+
+def test_a_damaged_stylesheet_cache_entry_is_parsed_again(tmp_path, monkeypatch):
+    from scriptforge.render.stylesheets import loaded, parsed
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    weasyprint = import_weasyprint()
+    css = "p.x { color: #123456 } @page { size: 200px 100px }"
+    parsed(weasyprint, css)
+    [entry] = (tmp_path / "scriptforge" / "stylesheets").glob("*.pickle")
+    good = entry.read_bytes()
+    for damage in (b"", good[: len(good) // 2], b"not a pickle at all", good.replace(b"color", b"colour")):
+        entry.write_bytes(damage)
+        stylesheet = parsed(weasyprint, css)
+        page = weasyprint.HTML(string='<p class="x">x</p>').render(stylesheets=[stylesheet]).pages[0]
+        assert round(page.width) == 200, damage[:20]
+        assert loaded(entry.read_bytes()) is not None  # written again, whole
 
 
 def test_the_console_command_leaves_no_temporary_font_copies(tmp_path):

@@ -31,6 +31,9 @@ _.collation
 # methods it asks for the user-agent stylesheets (SheetHTML)
 _.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__, _._ua_stylesheets, _._ua_counter_style
 
+# pickle's hooks (render.stylesheets: the selectors' test functions kept as their source)
+_.persistent_id, _.persistent_load
+
 # library functions the tests use
 _.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches, _.variants_left
 

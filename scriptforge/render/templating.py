@@ -19,7 +19,7 @@ from scriptforge.model import TEAM_COLOURS
 from scriptforge.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.pages import PAPER
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, css_string
-from scriptforge.render.weasy import FONTS_DIR, import_weasyprint
+from scriptforge.render.weasy import FONTS_DIR, parsed_css
 
 
 def _bytecode_cache():
@@ -87,8 +87,7 @@ class Templates:
     def stylesheet(self):
         """sheet.css parsed once (it has no @font-face, so it serves every FontConfiguration)."""
         if self._stylesheet is None:
-            weasyprint = import_weasyprint()
-            self._stylesheet = weasyprint.CSS(string=self.css, base_url=base_url(None))
+            self._stylesheet = parsed_css(self.css, base_url=base_url(None))
         return self._stylesheet
 
 

@@ -11,8 +11,9 @@ needs, so ``import_weasyprint`` imports it with these changes (each measured in
   load directly cffi calls ``ctypes.util.find_library``, which on Linux runs ``ldconfig -p``,
   ``gcc`` and ``ld`` (~70 subprocesses, 0.3-1 s). The compiled module opens libraries by name
   without it; should cffi still ask, one ``ldconfig -p`` listing answers every name.
-- Modules WeasyPrint imports for features a sheet does not use (fontTools' subsetter and variable
-  font instancer, Pillow; its HTML parser, see ``html_document``) are imported when first used.
+- Modules WeasyPrint imports for features a sheet does not use (fontTools' subsetter, variable
+  font instancer and ``ttLib``, Pillow; its HTML parser, see ``html_document``) are imported when
+  first used.
 - The user-agent stylesheets: WeasyPrint parses its 18 KB HTML stylesheet and the ones for forms
   and presentational hints at import (~30 ms of CPU). scriptforge's documents never use them:
   they are `SheetHTML`, WeasyPrint's ``HTML`` with ``templates/ua.css`` as its user-agent
@@ -76,6 +77,12 @@ DEFERRED_FUNCTIONS = {
     "fontTools.varLib.instancer": ("instantiateVariableFont",),
     "PIL.ImageCms": ("ImageCmsProfile",),
 }
+# Names WeasyPrint imports from a heavy module, used only for what a sheet does not do; they stand
+# in until one is first used, which imports the module and puts the real names in their place in
+# WeasyPrint's modules. fontTools.ttLib (~100 M instructions, a twentieth of a cold build): for
+# @font-face woff fonts, variable and colour fonts, and subsetting without HarfBuzz-subset (the
+# bundled fonts are subset at byte level).
+DEFERRED_NAMES = {"fontTools.ttLib": ("TTFont", "TTLibError", "ttFont", "woff2")}
 PLAIN_SWITCH = "SCRIPTFORGE_PLAIN_WEASYPRINT"
 
 
@@ -101,6 +108,7 @@ def import_weasyprint() -> types.ModuleType:
             with only_bundled_fonts(), _fast_import():
                 importlib.import_module("weasyprint")
                 importlib.import_module("weasyprint.text.fonts")
+                importlib.import_module("weasyprint.pdf.fonts")
         except Exception:  # noqa: BLE001 — whatever the changes break: import it plainly
             for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
                 del sys.modules[name]
@@ -185,6 +193,18 @@ def html_document(html: str, base_url: str, url_fetcher: Any) -> Any:
     return document
 
 
+def parsed_css(css: str, base_url: str | None = None, counter_style: dict | None = None) -> Any:
+    """``weasyprint.CSS(string=css, ...)``: parsed once and kept in the user cache
+    (``render.stylesheets``), or WeasyPrint's own parse under ``SCRIPTFORGE_PLAIN_WEASYPRINT``."""
+    weasyprint = import_weasyprint()
+    if plain():
+        return weasyprint.CSS(string=css, base_url=base_url, counter_style=counter_style)
+    # deferred: start-up time
+    from scriptforge.render.stylesheets import parsed
+
+    return parsed(weasyprint, css, base_url, counter_style)
+
+
 @functools.cache
 def sheet_html_class() -> Any:
     """`SheetHTML`: ``weasyprint.HTML`` whose user-agent stylesheet is ``templates/ua.css``
@@ -196,15 +216,15 @@ def sheet_html_class() -> Any:
     from weasyprint.css.counters import CounterStyle
 
     counters = CounterStyle()
-    stylesheet = weasyprint.CSS(string=UA_STYLESHEET.read_text(encoding="utf-8"), counter_style=counters)
+    ua = parsed_css(UA_STYLESHEET.read_text(encoding="utf-8"), counter_style=counters)
 
     base: Any = weasyprint.HTML
 
     class SheetHTML(base):
         def _ua_stylesheets(self, forms=False):
             if forms:  # no template has a form: WeasyPrint's form stylesheet if one ever does
-                return [stylesheet, *super()._ua_stylesheets(forms)[1:]]
-            return [stylesheet]
+                return [ua, *super()._ua_stylesheets(forms)[1:]]
+            return [ua]
 
         def _ua_counter_style(self):
             return [counters.copy()]
@@ -235,6 +255,9 @@ class _fast_import:
         for name, functions in DEFERRED_FUNCTIONS.items():
             if name not in sys.modules:
                 self.stand_ins[name] = sys.modules[name] = _stand_in(name, functions)
+        for name, names in DEFERRED_NAMES.items():
+            if name not in sys.modules:
+                self.stand_ins[name] = sys.modules[name] = _DeferredNames(name, names)
         return self
 
     def __exit__(self, *exc):
@@ -256,6 +279,53 @@ def _stand_in(name: str, functions: tuple[str, ...]) -> types.ModuleType:
         call.__name__ = function
         setattr(module, function, call)
     return module
+
+
+class _DeferredNames(types.ModuleType):
+    """Stands for a module while WeasyPrint imports names from it: each name is a `_DeferredName`
+    (an exception class, ``...Error``, a placeholder of its own). The first use of any imports the
+    real module and rebinds, in every WeasyPrint module, each stand-in to the real object, so an
+    ``except`` clause met after that first use catches the real exception."""
+
+    def __init__(self, name: str, names: tuple[str, ...]):
+        super().__init__(name)
+        self._real: types.ModuleType | None = None
+        for attribute in names:
+            stand_in = type(attribute, (Exception,), {}) if attribute.endswith("Error") else _DeferredName(self, attribute)
+            setattr(self, attribute, stand_in)
+
+    def load(self, attribute: str) -> Any:
+        """The real `attribute` of the module (imported now if it is not yet)."""
+        if self._real is None:
+            if sys.modules.get(self.__name__) is self:
+                del sys.modules[self.__name__]
+            self._real = importlib.import_module(self.__name__)
+            stand_ins = {id(value): key for key, value in vars(self).items() if not key.startswith("_")}
+            for name, module in list(sys.modules.items()):
+                if name.partition(".")[0] != "weasyprint":
+                    continue
+                for key, value in list(vars(module).items()):
+                    if id(value) in stand_ins:
+                        setattr(module, key, self._real_name(stand_ins[id(value)]))
+        return self._real_name(attribute)
+
+    def _real_name(self, attribute: str) -> Any:
+        if not hasattr(self._real, attribute):  # a submodule (woff2): imported on first use
+            importlib.import_module(f"{self.__name__}.{attribute}")
+        return getattr(self._real, attribute)
+
+
+class _DeferredName:
+    """Stands for one name of a `_DeferredNames` module until it is called or an attribute of it read."""
+
+    def __init__(self, module: _DeferredNames, name: str):
+        self._module, self._name = module, name
+
+    def __call__(self, *args, **kwargs):
+        return self._module.load(self._name)(*args, **kwargs)
+
+    def __getattr__(self, attribute):
+        return getattr(self._module.load(self._name), attribute)
 
 
 class _ImportFinder:
@@ -561,7 +631,8 @@ def _xml_document_matches() -> bool:
 def _lazy_modules_deferred() -> bool:
     """(In a process that has not used them yet.)"""
     return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
-               for name in ("fontTools.subset", "fontTools.varLib.instancer"))
+               for name in ("fontTools.subset", "fontTools.varLib.instancer")) and \
+        "fontTools.ttLib" not in sys.modules
 
 
 def _fast_subsetting() -> bool:
@@ -601,16 +672,53 @@ def _margin_boxes_move() -> bool:
     body = "<p>one</p><p style='break-before: page'>two</p>"
     numbered = '"page " counter(page) " of 9"'
     grafted = with_margin_boxes(laid_out('"x"', body), laid_out(numbered, "<div></div><div style='break-before: page'></div>"))
+    with _fixed_date():
+        return grafted is not None and grafted.write_pdf(pdf_identifier=b"x") == \
+            laid_out(numbered, body).write_pdf(pdf_identifier=b"x")
+
+
+@contextlib.contextmanager
+def _fixed_date():
+    """PDFs written meanwhile carry one date (SOURCE_DATE_EPOCH), so two can be compared byte for byte."""
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "0"
     try:
-        return grafted is not None and grafted.write_pdf(pdf_identifier=b"x") == \
-            laid_out(numbered, body).write_pdf(pdf_identifier=b"x")
+        yield
     finally:
         if saved is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
         else:
             os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
+def _stylesheet_cache_matches() -> bool:
+    """A stylesheet read back from its cache entry (``render.stylesheets``) lays out a page to the
+    PDF its parse gives, selectors, ``@page`` rules and counter styles included."""
+    weasyprint = import_weasyprint()
+    # deferred: start-up time
+    from weasyprint.css.counters import CounterStyle
+    from scriptforge.render.stylesheets import loaded, parse
+
+    css = ("@page { size: 300px 200px; margin: 20px; @bottom-center { content: counter(page) } } "
+           "@counter-style dots { system: cyclic; symbols: '*'; suffix: ' ' } "
+           "p.a { color: #a00; font-weight: 700 } .b > em { letter-spacing: 2px } li { list-style: dots }")
+    html = '<p class="a">one</p><div class="b"><em>two</em></div><ol><li>three</li></ol>'
+    counters = CounterStyle()
+    fresh, entry = parse(weasyprint, css, "file:///", counters)
+    read = loaded(entry) if entry is not None else None
+    if read is None or set(read[1]) != set(counters):
+        return False
+    base: Any = sheet_html_class()
+
+    def pdf(stylesheet: Any, styles: dict) -> bytes:
+        class Page(base):
+            def _ua_counter_style(self):
+                return [CounterStyle(styles)]
+
+        return Page(string=html).write_pdf(stylesheets=[stylesheet], pdf_identifier=b"x")
+
+    with _fixed_date():
+        return pdf(fresh, counters) == pdf(read[0], read[1])
 
 
 #: Every change scriptforge makes to WeasyPrint or internal it relies on: (name, what, a check that
@@ -619,7 +727,7 @@ def _margin_boxes_move() -> bool:
 #: fails the tests instead of silently costing speed or changing the output.
 PATCHES: tuple[tuple[str, str, Any], ...] = (
     ("compiled-cffi", "C declarations compiled once into the user cache (no pycparser per process)", imported_fast),
-    ("lazy-modules", "fontTools' subsetter and instancer, Pillow, the HTML parser imported on first use",
+    ("lazy-modules", "fontTools' subsetter, instancer and ttLib, Pillow, the HTML parser imported on first use",
      _lazy_modules_deferred),
     ("deferred-ua-stylesheets", "WeasyPrint's own user-agent, form and hint stylesheets parsed on first use",
      _ua_stylesheets_deferred),
@@ -632,6 +740,8 @@ PATCHES: tuple[tuple[str, str, Any], ...] = (
      _anchor_rectangles),
     ("footer-graft", "with_margin_boxes: a part's page footers laid out over empty pages, moved onto its pages",
      _margin_boxes_move),
+    ("stylesheet-cache", "sheet.css and ua.css parsed once, kept in the user cache with their selectors' source",
+     _stylesheet_cache_matches),
 )
 
 
