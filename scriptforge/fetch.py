@@ -11,10 +11,7 @@ scripts): bytes and seconds in all.
 """
 
 from dataclasses import dataclass
-import socket
 import time
-import urllib.error
-import urllib.request
 
 CHUNK = 64 * 1024
 
@@ -59,6 +56,11 @@ def fetch_url(url: str, *, max_bytes: int, timeout: float, budget: Budget | None
 
 
 def _read(url: str, cap: int, deadline: float, timeout: float) -> tuple[bytes, str]:
+    # deferred: start-up time (a render imports this module, and fetches nothing unless asked)
+    import socket
+    import urllib.error
+    import urllib.request
+
     request = urllib.request.Request(url, headers={"User-Agent": f"scriptforge/{_version()}"})
     try:
         with urllib.request.urlopen(request, timeout=max(0.05, min(timeout, deadline - time.monotonic()))) as response:
@@ -110,6 +112,9 @@ def _version() -> str:
 
 def _set_timeout(response, seconds: float) -> None:
     """Let the next read wait at most `seconds` (http.client keeps the socket in fp.raw._sock)."""
+    # deferred: start-up time
+    import socket
+
     sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
     if isinstance(sock, socket.socket):
         sock.settimeout(max(0.01, seconds))

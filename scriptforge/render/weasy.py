@@ -12,8 +12,8 @@ needs, so ``import_weasyprint`` imports it with these changes (each measured in
   ``gcc`` and ``ld`` (~70 subprocesses, 0.3-1 s). The compiled module opens libraries by name
   without it; should cffi still ask, one ``ldconfig -p`` listing answers every name.
 - Modules WeasyPrint imports for features a sheet does not use (fontTools' subsetter, variable
-  font instancer and ``ttLib``, Pillow; its HTML parser, see ``html_document``) are imported when
-  first used.
+  font instancer and ``ttLib``, Pillow, ``ssl`` for https; its HTML parser, see ``html_document``)
+  are imported when first used.
 - The user-agent stylesheets: WeasyPrint parses its 18 KB HTML stylesheet and the ones for forms
   and presentational hints at import (~30 ms of CPU). scriptforge's documents never use them:
   they are `SheetHTML`, WeasyPrint's ``HTML`` with ``templates/ua.css`` as its user-agent
@@ -83,6 +83,11 @@ DEFERRED_FUNCTIONS = {
 # @font-face woff fonts, variable and colour fonts, and subsetting without HarfBuzz-subset (the
 # bundled fonts are subset at byte level).
 DEFERRED_NAMES = {"fontTools.ttLib": ("TTFont", "TTLibError", "ttFont", "woff2")}
+# Modules imported more than once while WeasyPrint is imported (LazyLoader's modules load at the
+# second ``import``), whose attributes are only read when used: they run on first such read.
+# ssl, which urllib.request and http.client import for https (~40 M instructions with OpenSSL's
+# start; a sheet fetches nothing).
+DEFERRED_MODULES = frozenset({"ssl"})
 PLAIN_SWITCH = "SCRIPTFORGE_PLAIN_WEASYPRINT"
 
 
@@ -332,16 +337,47 @@ class _ImportFinder:
     """A meta path finder for the imports ``_fast_import`` changes."""
 
     def find_spec(self, name, path, target=None):
-        if name not in LAZY_MODULES and name != "weasyprint.html":
+        if name not in LAZY_MODULES and name not in DEFERRED_MODULES and name != "weasyprint.html":
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return None
         if name == "weasyprint.html":
             spec.loader = _DeferredUserAgentLoader(spec.loader)
+        elif name in DEFERRED_MODULES:
+            spec.loader = _DeferredModuleLoader(spec.loader)
         else:
             spec.loader = importlib.util.LazyLoader(spec.loader)
         return spec
+
+
+class _DeferredModuleLoader:
+    """Makes a `_DeferredModule` whose code the real loader runs on first use."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return _DeferredModule(spec.name)
+
+    def exec_module(self, module):
+        module.__dict__["_deferred_loader"] = self.loader
+
+    def __getattr__(self, name):  # get_source and the like: the real loader's
+        return getattr(self.loader, name)
+
+
+class _DeferredModule(types.ModuleType):
+    """A module whose code runs when an attribute it does not have yet is first read. Unlike
+    LazyLoader's modules, the attributes the import system reads (``__spec__``...) are there
+    from the start, so a second ``import`` does not run it."""
+
+    def __getattr__(self, name):
+        loader = self.__dict__.pop("_deferred_loader", None)
+        if loader is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        loader.exec_module(self)
+        return getattr(self, name)
 
 
 class _DeferredUserAgentLoader:
@@ -632,7 +668,8 @@ def _lazy_modules_deferred() -> bool:
     """(In a process that has not used them yet.)"""
     return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
                for name in ("fontTools.subset", "fontTools.varLib.instancer")) and \
-        "fontTools.ttLib" not in sys.modules
+        "fontTools.ttLib" not in sys.modules and all(
+            name not in sys.modules or "_deferred_loader" in vars(sys.modules[name]) for name in DEFERRED_MODULES)
 
 
 def _fast_subsetting() -> bool:
@@ -727,7 +764,7 @@ def _stylesheet_cache_matches() -> bool:
 #: fails the tests instead of silently costing speed or changing the output.
 PATCHES: tuple[tuple[str, str, Any], ...] = (
     ("compiled-cffi", "C declarations compiled once into the user cache (no pycparser per process)", imported_fast),
-    ("lazy-modules", "fontTools' subsetter, instancer and ttLib, Pillow, the HTML parser imported on first use",
+    ("lazy-modules", "fontTools' subsetter, instancer and ttLib, Pillow, the HTML parser, ssl imported on first use",
      _lazy_modules_deferred),
     ("deferred-ua-stylesheets", "WeasyPrint's own user-agent, form and hint stylesheets parsed on first use",
      _ua_stylesheets_deferred),
