@@ -3,7 +3,6 @@
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 import functools
-import hashlib
 from pathlib import Path
 import pickle
 from typing import Any, TypeVar
@@ -16,7 +15,7 @@ from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS,
 from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.languages import get as get_language
 from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
-from scriptforge.fileio import atomic_write_bytes, finish_journal, protect_data
+from scriptforge.fileio import atomic_write_bytes, files_digest, finish_journal, protect_data
 from scriptforge.official import OfficialFacts, official_facts
 from scriptforge.packs.sources import units
 from scriptforge.packs.store import damaged_pack, read_manifest
@@ -248,13 +247,7 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "packs/sources.py", "packs/store.py",
                                           "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
-    digest = hashlib.sha256()
-    for path in files:
-        if not path.is_file():  # a FIFO or device named *.yaml: never read here (the loader refuses it)
-            digest.update(str(path).encode() + b"\0special\0")
-            continue
-        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    cached = cache_dir(kind) / f"{digest.hexdigest()[:32]}.pickle"
+    cached = cache_dir(kind) / f"{files_digest(files)[:32]}.pickle"  # a FIFO named *.yaml is never read
     try:
         found = pickle.loads(cached.read_bytes())
         if isinstance(found, expected):

@@ -21,7 +21,8 @@
 - `dump_json`/`dump_yaml` refuse what the user-file guard refuses (NaN, Infinity, a number too
   large for a double, a lone surrogate): no command writes them.
 - `write_cache_text`/`read_cache_text`: generated code in the user cache with a checksum line,
-  generated again when it is missing or damaged.
+  generated again when it is missing or damaged. `files_digest`: the hash of files' bytes that
+  keys the caches of what is read from them, read again only when a file's stat changed.
 """
 
 from collections.abc import Iterable, Iterator, Mapping
@@ -37,6 +38,7 @@ import time
 import sys
 
 from scriptforge.errors import InputError, ScriptforgeError, WriteError
+from scriptforge.paths import cache_dir
 from scriptforge.userfiles import assert_writable, file_key, forget_reads, reserved_name, was_read
 
 LOCK_TIMEOUT = 60.0  # seconds to wait for another writer before giving up
@@ -560,3 +562,32 @@ def read_cache_text(path: Path) -> str | None:
     except OSError:
         pass  # e.g. a file where the cache folder should be: nothing cached, nothing to remove
     return None
+
+
+def files_digest(paths: Iterable[Path]) -> str:
+    """The sha256 (hex) of the paths and bytes of `paths` in order (a path that is not a regular
+    file counts by its name), remembered in the user cache under the files' stats: where no
+    file's size, modification or change time (ns) changed, its bytes are taken as unchanged, as
+    Python takes a module's for its bytecode, and nothing is read or hashed (~1 % of a cold build:
+    the database's key covers every data and pack file)."""
+    paths = list(paths)
+    stats = []
+    for path in paths:
+        try:
+            info = path.stat()
+            stats.append((str(path), info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+                         if stat.S_ISREG(info.st_mode) else (str(path), "special"))
+        except OSError:
+            stats.append((str(path), "missing"))
+    remembered = cache_dir("digests") / f"{hashlib.sha256(repr(stats).encode()).hexdigest()[:32]}.txt"
+    known = read_cache_text(remembered)
+    if known is not None and len(known) == 64:
+        return known
+    digest = hashlib.sha256()
+    for path in paths:
+        if not path.is_file():  # a FIFO or device: never read here
+            digest.update(str(path).encode() + b"\0special\0")
+            continue
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    write_cache_text(remembered, digest.hexdigest())
+    return digest.hexdigest()

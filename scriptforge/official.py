@@ -8,13 +8,12 @@ retired from one it still has.
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from scriptforge.datafiles import read_yaml, schema_path, validate
-from scriptforge.fileio import read_cache_text, write_cache_text
+from scriptforge.fileio import files_digest, read_cache_text, write_cache_text
 from scriptforge.paths import DATA_DIR, cache_dir
 
 PACK_UPDATE = "scriptforge pack update"
@@ -56,10 +55,8 @@ def _checked(path: Path) -> Any:
     and most commands that need these facts would otherwise spend more on importing and running
     the YAML reader than on anything else they do with them."""
     here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for source in (path, schema_path("official"), *(here / m for m in ("official.py", "datafiles.py", "userfiles.py"))):
-        digest.update(source.read_bytes() + b"\0")
-    cached = cache_dir("official") / f"{digest.hexdigest()[:32]}.json"
+    sources = (path, schema_path("official"), *(here / m for m in ("official.py", "datafiles.py", "userfiles.py")))
+    cached = cache_dir("official") / f"{files_digest(sources)[:32]}.json"
     text = read_cache_text(cached)
     if text is not None:
         return json.loads(text)

@@ -214,3 +214,24 @@ def test_one_name_index_behind_find_resolve_suggest_and_complete():
                       within="Salem")
     with pytest.raises(NotFoundError, match=r"^no role named 'wtich'; did you mean Witch\?$"):
         index.resolve("wtich", [], shown, lambda name: index.suggest(name, shown), "role")
+
+
+def test_a_data_file_changed_behind_an_unchanged_size_and_modification_time_is_read_again(tmp_path, monkeypatch):
+    # the digest that keys the loaded database's cache is remembered by the files' stats; a change
+    # that keeps size and mtime (an editor restoring it, `cp -p`) still moves the change time
+    import os
+    from scriptforge.fileio import files_digest
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    data = tmp_path / "characters.yaml"
+    data.write_text("imp: demon\n", encoding="utf-8")
+    first = files_digest([data, tmp_path / "missing.yaml"])
+    assert files_digest([data, tmp_path / "missing.yaml"]) == first
+    info = data.stat()
+    data.write_text("imp: minon\n", encoding="utf-8")  # same size
+    os.utime(data, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert data.stat().st_size == info.st_size and data.stat().st_mtime_ns == info.st_mtime_ns
+    changed = files_digest([data, tmp_path / "missing.yaml"])
+    assert changed != first
+    data.write_text("imp: demon\n", encoding="utf-8")
+    assert files_digest([data, tmp_path / "missing.yaml"]) == first  # the bytes decide, not the stats
