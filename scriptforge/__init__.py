@@ -1,7 +1,20 @@
 """scriptforge: a bilingual Blood on the Clocktower character database and script builder."""
 
-from scriptforge.database import Database, load_database
-from scriptforge.errors import ScriptforgeError
-
 __version__ = "0.1.0"
 __all__ = ["Database", "load_database", "ScriptforgeError", "__version__"]
+
+
+def __getattr__(name: str):
+    """`Database`, `load_database` and `ScriptforgeError`, imported on first use (so the console
+    command can set up its start-up before the database modules load: scriptforge.startup)."""
+    if name in ("Database", "load_database"):
+        # deferred: start-up time
+        from scriptforge import database
+
+        return getattr(database, name)
+    if name == "ScriptforgeError":
+        # deferred: start-up time
+        from scriptforge.errors import ScriptforgeError
+
+        return ScriptforgeError
+    raise AttributeError(f"module 'scriptforge' has no attribute {name!r}")

@@ -1,3 +1,17 @@
-from scriptforge.cli import run
+"""The console command: ``scriptforge`` and ``python -m scriptforge`` (start-up made cheaper
+by scriptforge.startup, then the CLI)."""
 
-run()
+
+def main() -> None:
+    # deferred: start-up time (what startup changes must be in place before the CLI's imports)
+    from scriptforge import startup
+
+    startup.start()
+    # deferred: start-up time
+    from scriptforge.cli import run
+
+    run()
+
+
+if __name__ == "__main__":
+    main()

@@ -31,6 +31,9 @@ _.collation
 # methods it asks for the user-agent stylesheets (SheetHTML)
 _.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__, _._ua_stylesheets, _._ua_counter_style
 
+# the package's attributes imported on first use (PEP 562)
+_.__getattr__
+
 # pickle's hooks (render.stylesheets: the selectors' test functions kept as their source)
 _.persistent_id, _.persistent_load
 
