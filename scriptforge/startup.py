@@ -11,7 +11,7 @@
 - The cyclic garbage collector runs a young-generation pass every `YOUNG_PASS` new objects
   instead of Python's 700: loading modules, the database and WeasyPrint makes some hundred
   thousand objects and almost no garbage, and the collector went through them again and again
-  (~1 % of a cold build; a render pauses it anyway, see pipeline). Garbage in reference cycles is
+  (~0.4 % of a cold build; a render pauses it anyway, see pipeline). Garbage in reference cycles is
   still collected, a little later.
 """
 
