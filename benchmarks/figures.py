@@ -1,6 +1,6 @@
 """Every speed figure the README quotes, in one run, as ratios against a stated baseline.
 
-Run:  python benchmarks/figures.py [--runs 5] [--against /path/to/other/venv/bin/python] [--big]
+Run:  python benchmarks/figures.py [--runs 5] [--against /path/to/other/venv/bin/python] [--big] [--instructions]
 
 Each timing is a new process (as a user runs scriptforge) and is printed with its median wall
 time, its median CPU time (user + system: less touched by other work on the machine) and, where
@@ -15,13 +15,16 @@ Figures: cold ``show imp`` and ``db check``; ``validate`` of the corpus (358 fil
 without the 224-character whalebucket script; with ``--big``, ``validate`` of a folder of 10,000
 corpus copies at ``--jobs 1`` and ``2`` and its peak memory; cold ``build`` and ``build --night``
 of the 25-character example (time, peak memory, PDF size); whalebucket ``build --night`` and the
-layouts each of its parts took; ``watch``: from a save of the script to the new PDF.
+layouts each of its parts took; ``watch``: from a save of the script to the new PDF; with
+``--instructions``, the instructions of one cold ``build --night`` per side (valgrind), a figure the
+machine's varying speed does not touch.
 """
 
 import argparse
 import json
 import os
 from pathlib import Path
+import re
 import shutil
 import statistics
 import subprocess
@@ -161,11 +164,23 @@ def watch_latency(side: Side, folder: Path, saves: int = 5) -> list[float]:
         process.wait()
 
 
+def instructions(side: Side, args: list[str]) -> int:
+    """The instructions one cold run of `scriptforge ARGS` executes (valgrind's callgrind: the same
+    count on a busy machine as on an idle one, which the times are not)."""
+    with tempfile.TemporaryDirectory() as folder:
+        result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
+                                 side.python, "-m", "scriptforge", *args], env=side.env, cwd=side.cwd,
+                                capture_output=True, text=True, check=True)
+    return int(re.search(r"Collected : (\d+)", result.stderr).group(1))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", help="the Python of another checkout's virtualenv (the baseline)")
     parser.add_argument("--big", action="store_true", help="also validate a folder of 10,000 corpus copies")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of a cold build --night (needs valgrind)")
     args = parser.parse_args()
     if not corpus_files():
         print(f"no corpus under {SHARED}", file=sys.stderr)
@@ -203,6 +218,13 @@ def main() -> int:
               floor)
         for side in sides:
             print(f"{'':<52} {side.python}: {layouts_per_part(side.python, side.env)}", flush=True)
+        if args.instructions:
+            counts = [instructions(side, ["build", str(EXAMPLE), "--lang", "ko", "--night", "-o", str(out / "sheet.pdf")])
+                      for side in sides]
+            line = f"{'cold build --night, instructions (callgrind)':<52} {counts[0] / 1e9:.3f} G"
+            if len(counts) > 1:
+                line += f"  vs baseline {counts[1] / 1e9:.3f} G: {counts[0] / counts[1]:.3f}×"
+            print(line, flush=True)
         latencies = watch_latency(sides[0], work)
         print(f"{'watch: save to new PDF (sheet + nights, warm)':<52} median {statistics.median(latencies):.2f} s, "
               f"best {min(latencies):.2f} s of {len(latencies)} saves")
