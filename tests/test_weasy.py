@@ -81,6 +81,26 @@ print(before, "glyf" in font, pdf_fonts.TTFont is ttLib.TTFont, pdf_fonts.TTLibE
     assert result.stdout.split() == ["False"] + ["True"] * 6, result.stdout
 
 
+def test_ssl_runs_on_first_use_also_when_threads_ask_at_once(tmp_path):
+    code = """
+import sys, threading
+from scriptforge.render.weasy import import_weasyprint
+import_weasyprint()
+import ssl, urllib.request
+loaded_before = "_ssl" in sys.modules
+got = []
+threads = [threading.Thread(target=lambda: got.append(ssl.create_default_context().check_hostname)) for _ in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(loaded_before, got.count(True), urllib.request.HTTPSHandler is not None)
+"""
+    result = _python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "8", "True"], result.stdout + result.stderr
+
+
 def test_weasyprint_is_imported_the_ordinary_way_when_the_fast_way_fails(tmp_path):
     code = """
 from scriptforge.render import weasy

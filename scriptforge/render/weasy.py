@@ -57,6 +57,7 @@ import os
 from pathlib import Path
 import re
 import sys
+import threading
 import types
 from typing import Any
 
@@ -373,11 +374,17 @@ class _DeferredModule(types.ModuleType):
     from the start, so a second ``import`` does not run it."""
 
     def __getattr__(self, name):
-        loader = self.__dict__.pop("_deferred_loader", None)
-        if loader is None:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        loader.exec_module(self)
-        return getattr(self, name)
+        with _DEFERRED_LOAD:  # another thread that asks meanwhile waits for the module's code to have run
+            loader = self.__dict__.pop("_deferred_loader", None)
+            if loader is not None:
+                loader.exec_module(self)
+        try:
+            return self.__dict__[name]
+        except KeyError:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}") from None
+
+
+_DEFERRED_LOAD = threading.RLock()
 
 
 class _DeferredUserAgentLoader:
