@@ -159,10 +159,9 @@ class NightView:
 @dataclass
 class SetupRowView:
     """A player count of the back page's setup table, a column head (the counts are given
-    per team, in `setup_teams`; `counts` stays empty)."""
+    per team, in `setup_teams`)."""
 
     players: int
-    counts: list[str]
 
 
 def css_string(text: str) -> markupsafe.Markup:
@@ -606,7 +605,7 @@ def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView],
     changed = any(row.ranges[k] != (row.base[k], row.base[k]) for row in rows for _, k in teams)
     return {
         "nights": nights,
-        "setup": [SetupRowView(players=row.players, counts=[]) for row in rows],
+        "setup": [SetupRowView(players=row.players) for row in rows],
         "setup_teams": [{"id": t, "title": _team_title(labels, t), "colour": TEAM_COLOURS[t],
                          "counts": [setup_cell(row.base[k], row.ranges[k]) for row in rows]} for t, k in teams],
         "setup_note": labels.get("setup_table_note") if changed else None,

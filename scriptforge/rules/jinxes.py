@@ -5,7 +5,7 @@ the Djinn is not on the script.
 """
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,6 @@ class ScriptJinxes:
 
     jinxes: tuple[JinxRecord, ...]
     djinn_needed: bool
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[JinxRecord]:
         return iter(self.jinxes)
