@@ -61,6 +61,8 @@ class _CompiledSources:
         atexit.register(self.save)
 
     def exec(self, source: Any, globals_: Any = None, locals_: Any = None) -> None:
+        if globals_ is None:  # as the builtin does: the caller's globals (dataclasses passes its own)
+            globals_ = sys._getframe(1).f_globals
         if not isinstance(source, str):
             return exec(source, globals_, locals_)
         code = self.known.get(source)

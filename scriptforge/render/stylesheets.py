@@ -27,6 +27,7 @@ import marshal
 import pickle
 from pathlib import Path
 import sys
+import types
 from typing import Any
 
 from scriptforge.fileio import atomic_write_bytes
@@ -76,10 +77,14 @@ def parse(weasyprint: Any, css: str, base_url: str | None, counter_style: dict |
     sources: dict[int, tuple[str, Any]] = {}  # id(test function) -> (its source, the function)
     names: set[tuple[str, ...]] = set()  # the globals each test function was compiled with
 
-    def recording_eval(source, globals_, locals_):
+    def recording_eval(source, globals_=None, locals_=None):
+        if globals_ is None:  # as the builtin does: cssselect2's globals (it passes its own, kept by name)
+            globals_, names_kept = vars(cssselect2.compiler), ("<all>",)
+        else:
+            names_kept = tuple(sorted(globals_))
         function = eval(source, globals_, locals_)
         sources[id(function)] = (source, function)
-        names.add(tuple(sorted(globals_)))
+        names.add(names_kept)
         return function
 
     logged = _Logged()
@@ -91,7 +96,7 @@ def parse(weasyprint: Any, css: str, base_url: str | None, counter_style: dict |
     finally:
         del cssselect2.compiler.eval
         logger.removeHandler(logged)
-    if len(names) > 1:
+    if len(names) > 1 or ("<all>",) in names:  # not one set of globals, named: parsed every time
         return stylesheet, None
     kept = (stylesheet, dict(counter_style or {}), logged.records)
     return stylesheet, _entry(kept, sources, next(iter(names), ()))
@@ -115,7 +120,7 @@ def _entry(kept: tuple, sources: dict[int, tuple[str, Any]], names: tuple[str, .
 
     class Pickler(pickle.Pickler):
         def persistent_id(self, obj):
-            if callable(obj) and getattr(obj, "__name__", None) == "<lambda>":
+            if type(obj) is types.FunctionType and obj.__name__ == "<lambda>":
                 if id(obj) not in sources or sources[id(obj)][1] is not obj:
                     raise pickle.PicklingError("a test function whose source was not recorded")
                 if id(obj) not in index:
