@@ -80,14 +80,14 @@ DEFERRED_FUNCTIONS = {
 }
 # Names WeasyPrint imports from a heavy module, used only for what a sheet does not do; they stand
 # in until one is first used, which imports the module and puts the real names in their place in
-# WeasyPrint's modules. fontTools.ttLib (~100 M instructions, a twentieth of a cold build): for
+# WeasyPrint's modules. fontTools.ttLib (~40 M instructions, 2 % of a cold build): for
 # @font-face woff fonts, variable and colour fonts, and subsetting without HarfBuzz-subset (the
 # bundled fonts are subset at byte level).
 DEFERRED_NAMES = {"fontTools.ttLib": ("TTFont", "TTLibError", "ttFont", "woff2")}
 # Modules imported more than once while WeasyPrint is imported (LazyLoader's modules load at the
 # second ``import``), whose attributes are only read when used: they run on first such read.
-# ssl, which urllib.request and http.client import for https (~40 M instructions with OpenSSL's
-# start; a sheet fetches nothing).
+# ssl, which urllib.request and http.client import for https (~17 M instructions, 0.7 % of a
+# cold build; a sheet fetches nothing).
 DEFERRED_MODULES = frozenset({"ssl"})
 PLAIN_SWITCH = "SCRIPTFORGE_PLAIN_WEASYPRINT"
 
