@@ -13,7 +13,7 @@ import marshal
 
 from scriptforge import userfiles
 from scriptforge.errors import DataError, DataReferenceError, InputError
-from scriptforge.fileio import atomic_write_bytes, read_cache_text, write_cache_text
+from scriptforge.fileio import read_cache_bytes, read_cache_text, write_cache_bytes, write_cache_text
 from scriptforge.paths import SCHEMAS_DIR, cache_dir
 from importlib.util import MAGIC_NUMBER
 
@@ -72,12 +72,8 @@ def _bytecode_path(source: Path) -> Path:
 
 def _cached_bytecode(source: Path) -> Any:
     """The kept bytecode of generated code (see `_keep_bytecode`), or None (missing, damaged)."""
-    try:
-        raw = _bytecode_path(source).read_bytes()
-    except OSError:
-        return None
-    digest, data = raw[:32], raw[32:]
-    if len(raw) < 32 or hashlib.sha256(data).digest() != digest:
+    data = read_cache_bytes(_bytecode_path(source))
+    if data is None:
         return None
     try:
         return marshal.loads(data)
@@ -88,11 +84,7 @@ def _cached_bytecode(source: Path) -> Any:
 def _keep_bytecode(source: Path, compiled: Any) -> None:
     """Keep compiled generated code beside it, with its sha256 in front (a damaged file is
     compiled again, never run)."""
-    data = marshal.dumps(compiled)
-    try:
-        atomic_write_bytes(_bytecode_path(source), hashlib.sha256(data).digest() + data, durable=False)
-    except OSError:
-        pass  # a read-only home only costs speed
+    write_cache_bytes(_bytecode_path(source), marshal.dumps(compiled))
 
 
 def schema_path(schema_name: str) -> Path:

@@ -48,6 +48,7 @@ class _CompiledSources:
         self.new = 0
 
     def _read(self) -> dict[str, Any]:
+        # fileio.read_cache_bytes' format, read here: fileio's own dataclasses come after install
         try:
             data = self.path.read_bytes()
             digest, body = data[:32], data[32:]
@@ -77,11 +78,10 @@ class _CompiledSources:
         if not self.new:
             return
         # deferred: start-up time (fileio's own dataclasses come after the cache is in place)
-        from scriptforge.fileio import atomic_write_bytes
+        from scriptforge.fileio import write_cache_bytes
 
         entries = self.known if len(self.known) <= MAX_ENTRIES else self.used
         try:
-            body = marshal.dumps(entries)
-            atomic_write_bytes(self.path, hashlib.sha256(body).digest() + body, durable=False)
-        except (OSError, ValueError):
-            pass  # a read-only or full cache only costs speed
+            write_cache_bytes(self.path, marshal.dumps(entries))
+        except ValueError:
+            pass  # a code object marshal cannot write: nothing kept

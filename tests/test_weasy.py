@@ -236,6 +236,7 @@ print(len(parses), sum("keep-all" in message for message in logged),
 
 
 def test_a_damaged_stylesheet_cache_entry_is_parsed_again(tmp_path, monkeypatch):
+    from scriptforge.fileio import read_cache_bytes
     from scriptforge.render.stylesheets import loaded, parsed
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -249,7 +250,7 @@ def test_a_damaged_stylesheet_cache_entry_is_parsed_again(tmp_path, monkeypatch)
         stylesheet = parsed(weasyprint, css)
         page = weasyprint.HTML(string='<p class="x">x</p>').render(stylesheets=[stylesheet]).pages[0]
         assert round(page.width) == 200, damage[:20]
-        assert loaded(entry.read_bytes()) is not None  # written again, whole
+        assert loaded(read_cache_bytes(entry)) is not None  # written again, whole
 
 
 def test_the_console_command_leaves_no_temporary_font_copies(tmp_path):

@@ -13,7 +13,7 @@ What WeasyPrint logged while parsing (sheet.css's ``word-break: keep-all``, for 
 "invalid" to it) is kept too and logged again when the entry is read, so a handler sees the same
 records either way. An entry is kept only where every test function's source was recorded (a
 cssselect2 that compiles selectors another way is parsed every time). A missing, damaged (each
-entry starts with its checksum) or unreadable entry is parsed again.
+entry starts with its checksum: ``fileio.read_cache_bytes``) or unreadable entry is parsed again.
 
 ``weasy.parsed_css`` is the way in (WeasyPrint's own parse under SCRIPTFORGE_PLAIN_WEASYPRINT);
 ``stylesheet-cache`` in ``weasy.PATCHES`` checks that a cached stylesheet is the one a parse
@@ -30,7 +30,7 @@ import sys
 import types
 from typing import Any
 
-from scriptforge.fileio import atomic_write_bytes
+from scriptforge.fileio import read_cache_bytes, write_cache_bytes
 from scriptforge.paths import cache_dir
 
 FORMAT = 1  # of a cache entry: raise it when what is kept changes
@@ -51,10 +51,7 @@ def parsed(weasyprint: Any, css: str, base_url: str | None = None, counter_style
         return stylesheet
     stylesheet, entry = parse(weasyprint, css, base_url, counter_style)
     if entry is not None:
-        try:
-            atomic_write_bytes(path, entry, durable=False)
-        except OSError:
-            pass  # a read-only home only costs speed
+        write_cache_bytes(path, entry)
     return stylesheet
 
 
@@ -135,17 +132,14 @@ def _entry(kept: tuple, sources: dict[int, tuple[str, Any]], names: tuple[str, .
         code = compile("(" + "".join(f"{source},\n" for source in order) + ")", "<stylesheet tests>", "eval")
     except Exception:  # noqa: BLE001 — something that does not pickle: parse it every time
         return None
-    body = pickle.dumps((names, marshal.dumps(code), buffer.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
-    return hashlib.sha256(body).digest() + body  # a checksum first: a damaged entry is never read
+    return pickle.dumps((names, marshal.dumps(code), buffer.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _read(path: Path) -> tuple[Any, dict, list] | None:
     """(stylesheet, counter styles, log records) of the cache entry at `path`; None where it is
-    missing or damaged."""
-    try:
-        return loaded(path.read_bytes())
-    except OSError:
-        return None
+    missing or damaged (fileio's checksum)."""
+    entry = read_cache_bytes(path)
+    return loaded(entry) if entry is not None else None
 
 
 def loaded(entry: bytes) -> tuple[Any, dict, list] | None:
@@ -153,11 +147,8 @@ def loaded(entry: bytes) -> tuple[Any, dict, list] | None:
     # deferred: start-up time (imported with WeasyPrint)
     import cssselect2.compiler
 
-    digest, body = entry[:32], entry[32:]
-    if hashlib.sha256(body).digest() != digest:
-        return None
     try:
-        names, code, payload = pickle.loads(body)
+        names, code, payload = pickle.loads(entry)
         tests = eval(marshal.loads(code), {name: getattr(cssselect2.compiler, name) for name in names})
 
         class Unpickler(pickle.Unpickler):
