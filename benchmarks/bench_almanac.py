@@ -20,10 +20,10 @@ SCRIPT = ROOT / "examples" / "english-almanac-25.json"
 
 
 def warm(lang: str) -> dict[str, float]:
-    from scriptforge.database import load_database
-    from scriptforge.analysis import analyse
+    from scriptforge.db.database import load_database
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.almanac import almanac_view
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     db = load_database()
     return warm_phases(lambda: almanac_view(analyse(read_script(SCRIPT, db), db), lang), "almanac.html.j2",

@@ -29,15 +29,15 @@ def main() -> int:
         print(f"{SHARED} is not available", file=sys.stderr)
         return 1
 
-    from scriptforge.database import load_database
-    from scriptforge.errors import InputError
-    from scriptforge.ids import normalize_id
+    from scriptforge.db.database import load_database
+    from scriptforge.io.errors import InputError
+    from scriptforge.model.ids import normalize_id
     from scriptforge.packs.install import import_pack
     from scriptforge.render.pdf import Renderer
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.views import make_view
-    from scriptforge.analysis import validate_script
-    from scriptforge.script import read_script
+    from scriptforge.scripts.analysis import validate_script
+    from scriptforge.scripts.script import read_script
 
     official = SHARED / "official"
     files = corpus_files()

@@ -26,12 +26,12 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 
 def layout_floor(runs: int) -> tuple[float, float]:
     """(best wall s, best CPU s) of WeasyPrint alone laying out the `build --night` HTML."""
-    from scriptforge.database import load_database
+    from scriptforge.db.database import load_database
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.weasy import import_weasyprint
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.views import keep_korean_words, make_view
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     weasyprint = import_weasyprint()
     db = load_database()

@@ -31,11 +31,11 @@ def main() -> int:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
 
-    from scriptforge.database import load_database
-    from scriptforge.errors import InputError
+    from scriptforge.db.database import load_database
+    from scriptforge.io.errors import InputError
     from scriptforge.packs.install import import_pack
     from scriptforge.rules.setup import COUNTS, setup_table
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     with tempfile.TemporaryDirectory() as tmp:
         pack, _ = import_pack([official / "roles.json", official / "nightsheet.json", official / "jinxes.json"],

@@ -35,9 +35,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,25,30,40")
     args = parser.parse_args()
 
-    from scriptforge.database import load_database
+    from scriptforge.db.database import load_database
     from scriptforge.rules.setup import MAX_SELECTIONS, _pool, _selection_count, setup_table
-    from scriptforge.script import read_script, script_from_data
+    from scriptforge.scripts.script import read_script, script_from_data
 
     db = load_database()
     plain = ["chef", "noble", "clockmaker", "grandmother", "librarian", "pixie", "empath", "sailor", "investigator",

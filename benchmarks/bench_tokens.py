@@ -20,13 +20,13 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 
 
 def warm(script: Path, lang: str) -> dict[str, float]:
-    from scriptforge.analysis import analyse
-    from scriptforge.database import load_database
-    from scriptforge.packs.store import active_packs
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.db.database import load_database
+    from scriptforge.db.pack_store import active_packs
     from scriptforge.render.tokens import tokens_view
     from scriptforge.render.views import keep_korean_words
-    from scriptforge.script import read_script
-    from scriptforge.tokens import token_set
+    from scriptforge.scripts.script import read_script
+    from scriptforge.scripts.tokens import token_set
 
     db = load_database(None, active_packs([]))
 

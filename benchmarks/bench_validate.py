@@ -22,9 +22,9 @@ def main() -> int:
         return 2
 
     start = time.perf_counter()
-    from scriptforge.database import load_database
-    from scriptforge.errors import InputError
-    from scriptforge.analysis import validate_file
+    from scriptforge.db.database import load_database
+    from scriptforge.io.errors import InputError
+    from scriptforge.scripts.analysis import validate_file
 
     db = load_database()
     setup_time = time.perf_counter() - start

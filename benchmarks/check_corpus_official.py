@@ -27,17 +27,17 @@ def main() -> int:
     if not files:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
-    from scriptforge.analysis import analyse
-    from scriptforge.database import load_database
-    from scriptforge.errors import InputError
-    from scriptforge.packs.store import active_packs
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.db.database import load_database
+    from scriptforge.io.errors import InputError
+    from scriptforge.db.pack_store import active_packs
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import make_view
     from scriptforge.rules.night import night_order
     from scriptforge.text.scripts import night_text
-    from scriptforge.analysis import validate_script
-    from scriptforge.script import read_script
+    from scriptforge.scripts.analysis import validate_script
+    from scriptforge.scripts.script import read_script
 
     packs = active_packs()
     db = load_database(packs=packs)

@@ -37,11 +37,11 @@ def _row_record(row) -> dict:
 
 
 def dump(out: Path) -> int:
-    from scriptforge.analysis import analyse
-    from scriptforge.database import load_database
-    from scriptforge.errors import InputError
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.db.database import load_database
+    from scriptforge.io.errors import InputError
     from scriptforge.packs.install import import_pack
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     records = []
     with tempfile.TemporaryDirectory() as tmp:

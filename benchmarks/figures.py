@@ -105,9 +105,9 @@ def layouts_per_part(python: str, env: dict) -> str:
     code = f"""
 import sys, tempfile
 from pathlib import Path
-from scriptforge.database import load_database
-from scriptforge.packs.store import active_packs
-from scriptforge.pipeline import build
+from scriptforge.db.database import load_database
+from scriptforge.db.pack_store import active_packs
+from scriptforge.render.pipeline import build
 from scriptforge.render.pdf import Renderer
 layouts = []
 lay = Renderer.layout

@@ -24,12 +24,12 @@ LANGS = ("en", "ko")
 CODE = """
 import os, re, sys
 from pathlib import Path
-from scriptforge.analysis import analyse
-from scriptforge.database import load_database
+from scriptforge.scripts.analysis import analyse
+from scriptforge.db.database import load_database
 from scriptforge.packs import active_packs
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 
 example, lang = Path(sys.argv[1]), sys.argv[2]
 db = load_database(None, active_packs([]))

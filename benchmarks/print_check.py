@@ -98,11 +98,11 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     whether the script's own text has characters the bundled fonts lack: then the renderer warns
     and a system font prints them, which is not a defect of the sheet, the completeness items of
     its character sheet, and how many characters the reader left out)."""
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.completeness import sheet_items
     from scriptforge.render.typefaces import missing_glyphs
     from scriptforge.render.views import make_view
-    from scriptforge.script import LEFT_OUT, read_script
+    from scriptforge.scripts.script import LEFT_OUT, read_script
 
     parsed = read_script(script, db)
     analysis = analyse(parsed, db)
@@ -250,7 +250,7 @@ def main() -> int:
     if not args.reuse:
         copy_scripts(scripts, inputs)
 
-    from scriptforge.database import load_database
+    from scriptforge.db.database import load_database
 
     db = load_database(None, [pack])
     rows: list[tuple[str, list[Measured], float]] = []
@@ -322,7 +322,7 @@ def main() -> int:
 
 
 def game_words(game: str) -> set[str]:
-    from scriptforge.games import load_game
+    from scriptforge.db.games import load_game
 
     gdb = load_game(game)
     return set(WORD.findall(json.dumps([r.texts[lang].name for r in gdb.roles.values() for lang in r.texts],

@@ -217,10 +217,10 @@ def _segment_distance(p, a, b) -> float:
 def expected_for(script: Path, db, lang: str, paper: str, size: str) -> dict:
     """What the data says a PDF holds: the token counts (from the script and the database, not
     from the view) and, per token page, the words its tokens print."""
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.tokens import token_options, tokens_view
-    from scriptforge.script import read_script
-    from scriptforge.tokens import token_set
+    from scriptforge.scripts.script import read_script
+    from scriptforge.scripts.tokens import token_set
 
     analysis = analyse(read_script(script, db), db)
     options = token_options(size)
@@ -244,7 +244,7 @@ def main() -> int:
         print(f"token check: {SHARED} is missing: nothing to check", file=sys.stderr)
         return 2
     sys.path.insert(0, str(ROOT))
-    from scriptforge.database import load_database
+    from scriptforge.db.database import load_database
     from scriptforge.render.token_layout import PAPER_MM
 
     started = time.monotonic()

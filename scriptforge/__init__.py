@@ -6,15 +6,14 @@ __all__ = ["Database", "load_database", "ScriptforgeError", "__version__"]
 
 def __getattr__(name: str):
     """`Database`, `load_database` and `ScriptforgeError`, imported on first use (so the console
-    command can set up its start-up before the database modules load: scriptforge.startup)."""
+    command can set up its start-up before the database modules load: scriptforge.io.startup)."""
     if name in ("Database", "load_database"):
         # deferred: start-up time
-        from scriptforge import database
-
+        from scriptforge.db import database
         return getattr(database, name)
     if name == "ScriptforgeError":
         # deferred: start-up time
-        from scriptforge.errors import ScriptforgeError
+        from scriptforge.io.errors import ScriptforgeError
 
         return ScriptforgeError
     raise AttributeError(f"module 'scriptforge' has no attribute {name!r}")

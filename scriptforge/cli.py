@@ -9,14 +9,14 @@ import os
 import click
 
 from scriptforge import __version__
-from scriptforge.errors import InputError, ScriptforgeError
-from scriptforge.rule_sets import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME, rule_set, selection
-from scriptforge.model import TEAMS
-from scriptforge.database import check_database, load_database
-from scriptforge.fileio import atomic_write_text, dump_json, new_command, refuse_to_overwrite, write_output
-from scriptforge.languages import codes, default, resolve
-from scriptforge.packs.store import active_packs, list_packs, packs_dir
-from scriptforge.userfiles import read_json
+from scriptforge.io.errors import InputError, ScriptforgeError
+from scriptforge.model.rule_sets import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME, rule_set, selection
+from scriptforge.model.records import TEAMS
+from scriptforge.db.database import check_database, load_database
+from scriptforge.io.fileio import atomic_write_text, dump_json, new_command, refuse_to_overwrite, write_output
+from scriptforge.model.languages import codes, default, resolve
+from scriptforge.db.pack_store import active_packs, list_packs, packs_dir
+from scriptforge.io.userfiles import read_json
 
 class LanguageChoice(click.ParamType):
     """A language code of the registry (data/languages.json); with `pairs`, also two joined by
@@ -84,7 +84,7 @@ def format_option(command):
 def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     """click.echo for text output: control characters in user text are shown escaped, never obeyed."""
     # deferred: start-up time
-    from scriptforge.terminal import safe_text
+    from scriptforge.io.terminal import safe_text
 
     _write(safe_text(str(message)), err=err, nl=nl)
 
@@ -93,7 +93,7 @@ def _write(text: str, *, err: bool = False, nl: bool = True) -> None:
     """click.echo that never fails on the terminal's encoding: what it cannot write is replaced,
     with one hint on stderr."""
     # deferred: start-up time
-    from scriptforge.terminal import encodable
+    from scriptforge.io.terminal import encodable
 
     stream = sys.stderr if err else sys.stdout
     text, hint = encodable(text, getattr(stream, "encoding", None))
@@ -104,7 +104,7 @@ def _write(text: str, *, err: bool = False, nl: bool = True) -> None:
 
 def _shown(text: str) -> str:
     # deferred: start-up time
-    from scriptforge.terminal import safe_text
+    from scriptforge.io.terminal import safe_text
 
     return safe_text(text)
 
@@ -116,7 +116,7 @@ def _print_json(data) -> None:
 def _echo_json(text: str, nl: bool = True) -> None:
     """JSON text to stdout with control characters as \\u escapes (the same JSON, safe on a terminal)."""
     # deferred: start-up time
-    from scriptforge.terminal import safe_json
+    from scriptforge.io.terminal import safe_json
 
     _write(safe_json(text), nl=nl)
 
@@ -126,7 +126,7 @@ def _db():
     homebrew = _homebrew_dir()
     if homebrew:
         # deferred: start-up time
-        from scriptforge.homebrew import with_homebrew
+        from scriptforge.scripts.homebrew import with_homebrew
 
         db = with_homebrew(db, homebrew)
     return db
@@ -138,14 +138,14 @@ def _base_db():
 
 
 def _homebrew_dir():
-    return click.get_current_context().meta.get("scriptforge.homebrew")  # set by homebrew_option
+    return click.get_current_context().meta.get("scriptforge.scripts.homebrew")  # set by homebrew_option
 
 
 def _rule_sets(choice: str):
     """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
     every one (l10n's "all")."""
     # deferred: start-up time
-    from scriptforge.games import load_games
+    from scriptforge.db.games import load_games
 
     with_scripts, others = selection(choice)
     return (_db() if with_scripts else None), load_games(others)
@@ -202,7 +202,7 @@ def findings_options(command):
 def _selection(domain: str):
     """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
     # deferred: start-up time
-    from scriptforge.findings import Selection
+    from scriptforge.model.findings import Selection
 
     meta = click.get_current_context().meta
     return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
@@ -228,13 +228,13 @@ def no_packs_option(command):
 def homebrew_option(command):
     """`--homebrew DIR`: add the homebrew characters of DIR's YAML files to the database `_db()` loads."""
     return click.option("--homebrew", type=click.Path(file_okay=False, exists=True, path_type=Path),
-                        expose_value=False, callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.homebrew": value}),
+                        expose_value=False, callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.scripts.homebrew": value}),
                         help="Folder of homebrew character YAML files (both languages) to use with the database."
                         )(command)
 
 
 def game_option(command):
-    """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.games."""
+    """`--game`: the rule set; botc (default) is Blood on the Clocktower, the others live in scriptforge.db.games."""
     return click.option("--game", type=click.Choice(list(GAMES)), default=SCRIPTED_GAME,
                         show_default=True, help=f"Rule set: {SCRIPTED_GAME}, or {', '.join(OTHER_GAMES)}.")(command)
 
@@ -366,7 +366,7 @@ def db_check(game, fmt):
         summary = check_summary(*check_database(_data_dir(), _packs()))
     else:
         # deferred: start-up time
-        from scriptforge.games import check_game
+        from scriptforge.db.games import check_game
         from scriptforge.text.games import check_summary, check_text
 
         summary = check_summary(*check_game(game))
@@ -404,7 +404,7 @@ def import_almanac(file, lang, out_dir, script_path, name):
         scriptforge import almanac almanac-ko.txt --lang ko --out data/ko --script my-script.json
     """
     # deferred: start-up time
-    from scriptforge.importers.almanac import read_almanac, script_from_almanac, write_almanac
+    from scriptforge.packs.almanac import read_almanac, script_from_almanac, write_almanac
 
     db = _db()
     almanac = read_almanac(file, lang, db.glossary.get(lang, []))
@@ -434,8 +434,8 @@ def _analysis(path, db, **options):
     """The analysis of the script file at `path` ("-": stdin); a script naming characters
     scriptforge cannot use is refused (see --skip-unknown)."""
     # deferred: start-up time
-    from scriptforge.analysis import analyse
-    from scriptforge.script import read_script, refuse_unknown
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.scripts.script import read_script, refuse_unknown
 
     script = read_script(path, db)
     for warning in refuse_unknown(script, _skip_unknown()):
@@ -468,7 +468,7 @@ def validate(scripts, fmt, jobs):
     # deferred: start-up time
     from scriptforge.text.findings import findings_text
     from scriptforge.text.scripts import Tally, findings_document, report_line
-    from scriptforge.analysis import validate_files
+    from scriptforge.scripts.analysis import validate_files
 
     chosen = _selection("script")
     db = _db()
@@ -746,9 +746,9 @@ def _echo_written(written, pages, out) -> None:
 def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_network, jobs, *,
                     sheet=True, suffix="", builder=None, **extra):
     # deferred: start-up time
-    from scriptforge.batch import Failure, can_fork, exit_code
+    from scriptforge.io.batch import Failure, can_fork, exit_code
     from scriptforge.text import outputs as outputs_text
-    from scriptforge.pipeline import build_all, script_files
+    from scriptforge.render.pipeline import build_all, script_files
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.writing import FORMATS
 
@@ -783,7 +783,7 @@ def _render_scripts(scripts, out, lang, paper, fmt, dpi, back, night, icons_dir,
 
 def _render_game(game, scripts, out, lang, paper, fmt, dpi, back, night, icons_dir, *, sheet):
     # deferred: start-up time
-    from scriptforge.pipeline import build_game
+    from scriptforge.render.pipeline import build_game
     from scriptforge.render.outputs import output_format
     from scriptforge.render.writing import FORMATS
 
@@ -901,7 +901,7 @@ def tokens(scripts, out, lang, paper, fmt, dpi, size, bleed, only, new_only, mir
         scriptforge tokens scripts/ -o tokens/ --lang ko+en --only townsfolk,outsider
     """
     # deferred: start-up time
-    from scriptforge.pipeline import build_tokens
+    from scriptforge.render.pipeline import build_tokens
     from scriptforge.render.tokens import token_options
 
     _render_scripts(scripts, out, lang, paper, fmt, dpi, False, False, icons_dir, allow_network, jobs,
@@ -931,7 +931,7 @@ def watch(script, out, lang, paper, fmt, dpi, back, night, icons_dir, allow_netw
     # deferred: start-up time
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.writing import FORMATS
-    from scriptforge.watch import Watch
+    from scriptforge.render.watch import Watch
 
     fmt = output_format(out, fmt, FORMATS)
     db = _base_db()
@@ -968,7 +968,7 @@ def new(out, characters, name, author, lang, force):
         scriptforge new my.json --name "Pixie Dust" --author Me clockmaker 릴몬스타 "Fang Gu"
     """
     # deferred: start-up time
-    from scriptforge.edit import new_script
+    from scriptforge.scripts.edit import new_script
 
     _print_change(new_script(out, _db(), name, author, characters, lang=lang, force=force))
 
@@ -991,7 +991,7 @@ def add(script, characters, lang):
         scriptforge add my.json examples/homebrew/pilgrim.yaml --lang en
     """
     # deferred: start-up time
-    from scriptforge.edit import add_characters
+    from scriptforge.scripts.edit import add_characters
 
     _print_change(add_characters(script, _db(), characters, lang=lang))
 
@@ -1009,7 +1009,7 @@ def remove(script, characters):
         scriptforge remove my.json lil_monsta 팡구
     """
     # deferred: start-up time
-    from scriptforge.edit import remove_characters
+    from scriptforge.scripts.edit import remove_characters
 
     _print_change(remove_characters(script, _db(), characters))
 
@@ -1032,7 +1032,7 @@ def meta(script, name, author, logo, almanac, bootlegger):
         scriptforge meta my.json --name "Pixie Dust" --author Me --bootlegger "The Pixie may be mad as a Demon."
     """
     # deferred: start-up time
-    from scriptforge.edit import set_meta
+    from scriptforge.scripts.edit import set_meta
 
     _print_change(set_meta(script, _db(), name=name, author=author, logo=logo, almanac=almanac,
                            bootlegger=list(bootlegger) if bootlegger else None))
@@ -1058,7 +1058,7 @@ def homebrew_check(files, fmt):
         scriptforge homebrew check examples/homebrew/pilgrim.yaml
     """
     # deferred: start-up time
-    from scriptforge.homebrew import check_files
+    from scriptforge.scripts.homebrew import check_files
 
     results = check_files(files, _db())
     if fmt == "json":
@@ -1304,7 +1304,7 @@ def l10n_import(file, lang):
     # deferred: start-up time
     from scriptforge.l10n.po import import_po
     from scriptforge.l10n.provenance import editing_data
-    from scriptforge.translations import ensure_user_layer
+    from scriptforge.db.translations import ensure_user_layer
 
     target = Path(_data_dir()) if _data_dir() else ensure_user_layer()
     with editing_data(_db, target) as db:
@@ -1390,7 +1390,7 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
         scriptforge pack update --icons
     """
     # deferred: start-up time
-    from scriptforge.icons import ICONS_URL
+    from scriptforge.packs.icons import ICONS_URL
     from scriptforge.packs.install import OFFICIAL_URL, TRANSLATIONS_URL, update_pack
     from scriptforge.text.packs import icon_failure_lines, update_lines
 
@@ -1475,7 +1475,7 @@ def migrate(script, write, out):
         scriptforge migrate ko-trouble_brewing.json --write
     """
     # deferred: start-up time
-    from scriptforge.migrate import migrate_script
+    from scriptforge.scripts.migrate import migrate_script
 
     result = migrate_script(read_json(script), _db())
     for line in result.collisions:
@@ -1521,7 +1521,7 @@ def export_command(script, lang, target, out):
         scriptforge export examples/faith-trust-and-pixie-dust.json --for full --lang ko -o faith-ko.json
     """
     # deferred: start-up time
-    from scriptforge.export import export_script
+    from scriptforge.scripts.export import export_script
 
     if out:
         refuse_to_overwrite([out], [script])
@@ -1586,7 +1586,7 @@ def almanac(script, out, lang, paper, fmt, icons_dir, allow_network):
         scriptforge almanac examples/fang-gu-zealot.json --columns 2 --font-size large --no-player-table
     """
     # deferred: start-up time
-    from scriptforge.pipeline import build_almanac
+    from scriptforge.render.pipeline import build_almanac
     from scriptforge.render.outputs import output_format, output_target
 
     fmt = output_format(out, fmt, ("pdf", "html"))

@@ -6,8 +6,8 @@ import tempfile
 from click.testing import CliRunner
 import pytest
 
-from scriptforge.database import load_database
-from scriptforge.paths import DATA_DIR
+from scriptforge.db.database import load_database
+from scriptforge.io.paths import DATA_DIR
 
 # Caches (validators, templates, the loaded database) go to a fresh folder for each test run,
 # so the tests see cold starts too and never depend on what an earlier run left behind.
@@ -64,7 +64,7 @@ def korean_translation(db, roles: list[dict], jinxes: list[dict], leave_out=()) 
     the official files key them (`redherring`), and the editions. `leave_out` drops keys
     ("roles/<id>/<field>", "jinxes/<key>", "reminders/<key>"), as the official file leaves out
     what nobody has translated yet."""
-    from scriptforge.ids import token_id
+    from scriptforge.model.ids import token_id
 
     out: dict = {"roles": {}, "jinxes": {}, "reminders": {}, "editions": {}}
     for i, role in enumerate(roles):

@@ -11,12 +11,12 @@ from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.analysis import analyse
+from scriptforge.db.database import load_database
+from scriptforge.scripts.analysis import analyse
 from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning, quote_ability
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.writing import pdf_bytes
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 
 from .conftest import EXAMPLES
 

@@ -6,13 +6,13 @@ import shutil
 
 import yaml
 
-from scriptforge import analysis as analysis_module
-from scriptforge.analysis import analyse
+from scriptforge.scripts import analysis as analysis_module
+from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.render.almanac import almanac_view
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 from tests.conftest import EXAMPLES
 
 FANG_GU = EXAMPLES / "fang-gu-zealot.json"

@@ -22,10 +22,10 @@ import traceback
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.edit import add_characters, remove_characters
-from scriptforge.errors import ScriptforgeError
-from scriptforge.fileio import JOURNAL, atomic_write_text, finish_journal, locked, write_files
+from scriptforge.db.database import load_database
+from scriptforge.scripts.edit import add_characters, remove_characters
+from scriptforge.io.errors import ScriptforgeError
+from scriptforge.io.fileio import JOURNAL, atomic_write_text, finish_journal, locked, write_files
 
 from .conftest import EXAMPLES, SEED_FILES, SEEDS
 
@@ -45,7 +45,7 @@ def scratch(tmp_path):
 
 def _next_run(monkeypatch) -> None:
     """As in a new process: folders are swept of what killed runs left on their first write."""
-    import scriptforge.fileio as fileio
+    import scriptforge.io.fileio as fileio
 
     monkeypatch.setattr(fileio, "_swept", set())
 
@@ -276,7 +276,7 @@ def _imported(db) -> set[str]:
 
 def test_a_killed_l10n_import_is_finished_by_the_next_load(data_copy, tmp_path, db, monkeypatch):
     from scriptforge.l10n.po import import_po
-    import scriptforge.fileio as fileio
+    import scriptforge.io.fileio as fileio
 
     po = _po(tmp_path, db, "A")
     before = load_database(data_copy)
@@ -336,7 +336,7 @@ def test_import_almanac_over_a_file_that_is_not_texts_is_one_line(runner, tmp_pa
     damaged.write_text("- a list\n")
     before = {p: p.read_bytes() for p in (out / "characters").iterdir()}
     result = runner.invoke(main, ["import", "almanac", str(almanac), "--lang", "ko", "--out", str(out)])
-    assert result.exit_code == 2  # a user file that cannot be read as texts (scriptforge.userfiles)
+    assert result.exit_code == 2  # a user file that cannot be read as texts (scriptforge.io.userfiles)
     assert result.output == f"Error: {damaged}: is not a character's texts (a YAML mapping); fix or remove it " \
                             "to import here\n"
     assert {p: p.read_bytes() for p in (out / "characters").iterdir()} == before
@@ -346,7 +346,7 @@ def test_import_almanac_over_a_file_that_is_not_texts_is_one_line(runner, tmp_pa
 
 
 def test_a_pack_install_keeps_its_lock_and_its_neighbours(tmp_path, db):
-    from scriptforge.fileio import lock_file
+    from scriptforge.io.fileio import lock_file
     from scriptforge.packs.install import import_pack
 
     from .test_packs import NIGHT, ROLES, write

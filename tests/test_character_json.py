@@ -6,13 +6,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.export import export_script
-from scriptforge.model import COUNT_KEYS, TEAMS, TEXT_FIELDS, Texts
-from scriptforge.character_json import CHARACTER_LIMITS, character_object, overlong
-from scriptforge.paths import SCHEMAS_DIR
-from scriptforge.script import read_script
+from scriptforge.scripts.export import export_script
+from scriptforge.model.records import COUNT_KEYS, TEAMS, TEXT_FIELDS, Texts
+from scriptforge.model.character_json import CHARACTER_LIMITS, character_object, overlong
+from scriptforge.io.paths import SCHEMAS_DIR
+from scriptforge.scripts.script import read_script
 
 LONG_NAME = "Keeper of the Very Long Name Here"  # 33 characters: over the official 30
 

@@ -5,10 +5,10 @@ import jsonschema
 import pytest
 import yaml
 
-from scriptforge.database import check_database, load_database
-from scriptforge.datafiles import schema_path
-from scriptforge.errors import DataError, NotFoundError
-from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key
+from scriptforge.db.database import check_database, load_database
+from scriptforge.io.datafiles import schema_path
+from scriptforge.io.errors import DataError, NotFoundError
+from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key
 from tests.conftest import shared_path
 
 KO_SEED_IDS = set(
@@ -220,7 +220,7 @@ def test_a_data_file_changed_behind_an_unchanged_size_and_modification_time_is_r
     # the digest that keys the loaded database's cache is remembered by the files' stats; a change
     # that keeps size and mtime (an editor restoring it, `cp -p`) still moves the change time
     import os
-    from scriptforge.fileio import files_digest
+    from scriptforge.io.fileio import files_digest
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     data = tmp_path / "characters.yaml"

@@ -1,4 +1,4 @@
-"""Building and editing scripts: new / add / remove / meta (scriptforge.edit and the CLI)."""
+"""Building and editing scripts: new / add / remove / meta (scriptforge.scripts.edit and the CLI)."""
 
 from dataclasses import replace
 import json
@@ -7,13 +7,13 @@ import os
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.edit import add_characters, remove_characters
-from scriptforge.errors import NotFoundError
+from scriptforge.scripts.edit import add_characters, remove_characters
+from scriptforge.io.errors import NotFoundError
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
 from scriptforge.rules.setup import setup_table
-from scriptforge.analysis import validate_file
-from scriptforge.script import read_script
+from scriptforge.scripts.analysis import validate_file
+from scriptforge.scripts.script import read_script
 
 from .conftest import EXAMPLES
 

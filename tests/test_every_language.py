@@ -15,10 +15,10 @@ from pypdf import PdfReader
 import pytest
 import yaml
 
-from scriptforge import languages
+from scriptforge.model import languages
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.terminal import display_width
+from scriptforge.db.database import load_database
+from scriptforge.io.terminal import display_width
 from tests.conftest import EXAMPLES, korean_translation, shared_path
 
 EXAMPLE = EXAMPLES / "faith-trust-and-pixie-dust.json"

@@ -5,13 +5,13 @@ import json
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.analysis import analyse
-from scriptforge.export import export_script
+from scriptforge.scripts.analysis import analyse
+from scriptforge.scripts.export import export_script
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
 from scriptforge.rules.setup import setup_table
-from scriptforge.analysis import validate_script
-from scriptforge.script import read_script, script_from_data
+from scriptforge.scripts.analysis import validate_script
+from scriptforge.scripts.script import read_script, script_from_data
 from tests.conftest import EXAMPLES, shared_path
 
 

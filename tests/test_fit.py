@@ -1,11 +1,11 @@
 """Shrink to fit in at most three layouts: the scale the step-by-step search would pick, from a
 prediction made on the first layout."""
 
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
-from scriptforge.script import script_from_data
+from scriptforge.scripts.script import script_from_data
 
 # Measured on corpus scripts (en, A4): each page's used height at every step, per part.
 MEASURED = {
@@ -102,7 +102,7 @@ def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_rende
     import copy
 
     from scriptforge.render.views import PrintOptions
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     from .conftest import EXAMPLES
 

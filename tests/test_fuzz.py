@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scriptforge.cli import main
-from scriptforge.paths import DATA_DIR
+from scriptforge.io.paths import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = int(os.environ.get("SCRIPTFORGE_FUZZ_EXAMPLES", "12"))

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from scriptforge.cli import main
-from scriptforge.errors import DataError, InputError, NotFoundError
-from scriptforge.games import GAMES_DIR, OTHER_GAMES, check_game, load_game
+from scriptforge.io.errors import DataError, InputError, NotFoundError
+from scriptforge.db.games import GAMES_DIR, OTHER_GAMES, check_game, load_game
 LANGUAGES = ("en", "ko")  # the built-in data's languages
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"

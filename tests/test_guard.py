@@ -182,7 +182,7 @@ def test_an_image_that_fails_to_decode_is_a_warning_naming_it(runner, tmp_path):
 
 
 def test_validate_prints_each_file_as_it_is_checked(runner, tmp_path, monkeypatch):
-    import scriptforge.analysis as validate_module
+    import scriptforge.scripts.analysis as validate_module
 
     files = [write(tmp_path / f"{n}.json", json.dumps(FIVE)) for n in range(3)]
     real, calls = validate_module.validate_file, []
@@ -300,8 +300,8 @@ def test_parse_json_refuses_raw_characters_and_depth_without_escapes():
     surrogate in the text, no Refused number, nothing deeper than MAX_DEPTH) must not let through
     what the full walk refuses: text given as a Python string can hold a surrogate itself (a raw
     NUL is already bad JSON)."""
-    from scriptforge.errors import InputError
-    from scriptforge.userfiles import MAX_DEPTH, parse_json
+    from scriptforge.io.errors import InputError
+    from scriptforge.io.userfiles import MAX_DEPTH, parse_json
 
     for text, where in (('["ok", "a\ud800b"]', "/1"), ('{"k\udc80": 1}', "/k"), ('["가", "\ud800"]', "/1")):
         with pytest.raises(InputError, match="surrogate") as caught:

@@ -10,11 +10,11 @@ import pytest
 import yaml
 
 from scriptforge.cli import main
-from scriptforge.homebrew import check_homebrew, read_homebrew, script_object, with_homebrew
-from scriptforge.paths import SCHEMAS_DIR
+from scriptforge.scripts.homebrew import check_homebrew, read_homebrew, script_object, with_homebrew
+from scriptforge.io.paths import SCHEMAS_DIR
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
-from scriptforge.script import read_script, script_from_data
+from scriptforge.scripts.script import read_script, script_from_data
 
 from .conftest import EXAMPLES
 
@@ -135,7 +135,7 @@ def test_script_object_is_official_format(db, tmp_path):
                    "firstNight": 1.5, "firstNightReminder": "The Bard chooses a player.", "otherNight": 45,
                    "otherNightReminder": "The Bard chooses a player.", "reminders": ["Sung"], "setup": True,
                    "jinxes": [{"id": "imp", "reason": "The Imp cannot choose the Bard."}]}
-    from scriptforge.script_schema import schema_valid
+    from scriptforge.scripts.schema import schema_valid
 
     assert schema_valid([{"id": "_meta", "name": "x"}, obj, "imp", "chef", "baron", "empath"])
 

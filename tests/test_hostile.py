@@ -198,7 +198,7 @@ def full_folder(tmp_path):
 
 def _no_space(monkeypatch):
     """Where no tmpfs can be mounted: every temporary write fails as a full disk would."""
-    import scriptforge.fileio as fileio
+    import scriptforge.io.fileio as fileio
 
     def full(target, *args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
@@ -371,7 +371,7 @@ def test_a_broken_installed_pack_link_is_one_line_and_pack_update_repairs_it(run
 
 
 def test_db_check_finishes_an_interrupted_import(runner, data_copy, monkeypatch):
-    from scriptforge.fileio import JOURNAL
+    from scriptforge.io.fileio import JOURNAL
 
     monkeypatch.setenv("SCRIPTFORGE_DATA", str(data_copy))
     target = data_copy / "en" / "characters" / "imp.yaml"

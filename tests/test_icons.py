@@ -11,13 +11,13 @@ import time
 
 import pytest
 
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.icons import MANIFEST, SIZE
+from scriptforge.db.database import load_database
+from scriptforge.packs.icons import MANIFEST, SIZE
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 from tests.conftest import shared_path
 from tests.icon_art import icon_art, write_official_icons
 from tests.test_pack_update import serve
@@ -229,7 +229,7 @@ def test_remote_images_are_cached_and_used_without_the_network(tmp_path, runner,
 
 
 def test_a_server_that_does_not_answer_is_not_asked_for_every_icon():
-    from scriptforge.icons import GIVE_UP, update_icons
+    from scriptforge.packs.icons import GIVE_UP, update_icons
 
     roles = json.loads(shared_path("reference", "official", "roles.json").read_text(encoding="utf-8"))
     result = update_icons(roles, url="http://127.0.0.1:9/", timeout=2)  # nothing listens on port 9
@@ -239,8 +239,7 @@ def test_a_server_that_does_not_answer_is_not_asked_for_every_icon():
 
 
 def test_the_image_cache_keeps_its_size_cap_dropping_what_was_used_longest_ago(tmp_path, monkeypatch):
-    from scriptforge import imagecache
-
+    from scriptforge.io import imagecache
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     picture = red_png()
     for n, url in enumerate(("http://a.test/1.png", "http://a.test/2.png", "http://a.test/3.png")):

@@ -3,9 +3,9 @@ import json
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.datafiles import read_yaml
-from scriptforge.glossary import apply_glossary
-from scriptforge.importers.almanac import TEXT_FIELDS
+from scriptforge.io.datafiles import read_yaml
+from scriptforge.model.glossary import apply_glossary
+from scriptforge.packs.almanac import TEXT_FIELDS
 from tests.conftest import EXAMPLES, SEED_FILES, shared_path
 
 # The shipped texts are the imports of the seeds in this order (seeds 000 and 003 share
@@ -84,7 +84,7 @@ def test_glossary_replacement_fixes_korean_particles():
 
 
 def test_written_files_get_ordinary_permissions(tmp_path):
-    from scriptforge.fileio import atomic_write_text
+    from scriptforge.io.fileio import atomic_write_text
 
     target = tmp_path / "a.txt"
     atomic_write_text(target, "x")
@@ -107,8 +107,8 @@ def test_glossary_entries_apply_where_they_say():
     but flavor); the kinds are the ones the glossary schema allows."""
     import json
 
-    from scriptforge.glossary import FIELD_KINDS, RULE_FIELDS
-    from scriptforge.paths import SCHEMAS_DIR
+    from scriptforge.model.glossary import FIELD_KINDS, RULE_FIELDS
+    from scriptforge.io.paths import SCHEMAS_DIR
 
     terms = [{"term": "외지인", "variants": ["이방인"]}, {"term": "지목", "variants": ["지명"], "wrong_in": ["ability"]}]
     assert apply_glossary("이방인이 지명합니다", terms, "ability")[0] == "외지인이 지목합니다"

@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
+from scriptforge.db.database import load_database
 from scriptforge.l10n.checks import REGISTRY, run_checks
 from scriptforge.l10n.provenance import YamlDoc, confirm, plan_confirm, status
-from scriptforge.ids import text_hash
+from scriptforge.model.ids import text_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.games import OTHER_GAMES, load_game, load_games
+from scriptforge.db.games import OTHER_GAMES, load_game, load_games
 from scriptforge.l10n.checks import run_checks
 from scriptforge.l10n.provenance import YamlDoc
 from scriptforge.l10n.units import game_units

@@ -11,11 +11,12 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 import pytest
 
-from scriptforge import languages
+from scriptforge.model import languages
 from scriptforge.cli import main
-from scriptforge.database import load_database
+from scriptforge.db.database import load_database
+from scriptforge.io.paths import SCHEMAS_DIR
 from scriptforge.packs.install import import_pack
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 from tests.conftest import shared_path
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "faith-trust-and-pixie-dust.json"
@@ -143,7 +144,7 @@ def test_fallback_follows_the_recorded_source_language(db):
 def test_the_registry_matches_its_schema_and_the_fonts():
     from jsonschema import Draft7Validator
 
-    schema = json.loads((Path(languages.__file__).parent / "schemas" / "languages.schema.json").read_text())
+    schema = json.loads((SCHEMAS_DIR / "languages.schema.json").read_text())
     Draft7Validator(schema).validate(json.loads(languages.REGISTRY_PATH.read_text(encoding="utf-8")))
     registry = languages.registry()
     assert registry.official in registry.languages

@@ -1,4 +1,4 @@
-"""The house's layers (README, Layout): every import, module level or inside a function, points
+"""The house's layers (docs/architecture.md): every import, module level or inside a function, points
 down or sideways, never up, and no two modules import each other round a cycle. `rules/` is pure:
 it opens no file and imports nothing that does."""
 
@@ -6,19 +6,22 @@ import ast
 from pathlib import Path
 import re
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "scriptforge"
 
 
 def declared_layers() -> list[tuple[str, list[str]]]:
-    """The README's layer table, top layer first: (name, module prefixes)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The README's layer table, top layer first: (name, the folders of scriptforge/ in it; the
+    package's own `__init__` and `__main__` are named as such)."""
+    readme = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     block = re.search(r"```text\nlayers, top first[^\n]*\n(.*?)```", readme, re.S)
-    assert block, "README's Layout section has no layer table"
+    assert block, "docs/architecture.md has no layer table"
     out = []
     for line in block.group(1).splitlines():
-        name, _, modules = line.partition(":")
-        out.append((name.strip(), modules.split()))
+        name, _, folders = line.partition(":")
+        out.append((name.strip(), folders.split()))
     return out
 
 
@@ -71,16 +74,15 @@ def import_graph() -> dict[str, set[str]]:
 
 
 def layer_of(module: str, layers: list[tuple[str, list[str]]]) -> int:
-    """Index of the layer whose longest prefix matches (0 = top); the package's own module
-    (`scriptforge/__init__.py`) is written `scriptforge.__init__`."""
-    module = "scriptforge.__init__" if module == "scriptforge" else module
-    best, best_len = None, -1
-    for index, (_, prefixes) in enumerate(layers):
-        for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best_len:
-                best, best_len = index, len(prefix)
-    assert best is not None, f"{module} is in no layer of the README's table"
-    return best
+    """Index of the layer (0 = top) of the folder the module sits in: `scriptforge.db.database`
+    is in the layer that names `db`. A module at the top of the package other than `__init__` and
+    `__main__`, or in a folder no layer names, is in none (the test fails)."""
+    parts = module.split(".")
+    folder = "__init__" if len(parts) == 1 else parts[1]
+    for index, (_, folders) in enumerate(layers):
+        if folder in folders:
+            return index
+    raise AssertionError(f"{module}: its folder is in no layer of the table in docs/architecture.md")
 
 
 def test_every_import_points_down_the_declared_layers():
@@ -128,16 +130,18 @@ def test_no_import_cycle():
 
 
 def test_the_layer_check_finds_an_upward_import_and_a_cycle():
-    layers = [("top", ["scriptforge.cli"]), ("bottom", ["scriptforge"])]
-    assert layer_of("scriptforge.cli", layers) < layer_of("scriptforge.model", layers)
-    visitor = Imports("scriptforge.rules.x", False, {"scriptforge.analysis"})
-    visitor.visit(ast.parse("def f():\n    from scriptforge.analysis import analyse\n"
+    layers = [("top", ["cli"]), ("bottom", ["model"])]
+    assert layer_of("scriptforge.cli.printing", layers) < layer_of("scriptforge.model.records", layers)
+    for stray in ("scriptforge.helpers", "scriptforge.render.views"):  # beside the layers, or in no layer
+        with pytest.raises(AssertionError):
+            layer_of(stray, layers)
+    visitor = Imports("scriptforge.rules.x", False, {"scriptforge.scripts.analysis"})
+    visitor.visit(ast.parse("def f():\n    from scriptforge.scripts.analysis import analyse\n"
                             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scriptforge.cli import main\n"))
-    assert visitor.found == {"scriptforge.analysis"}  # inside a function counts; a type-only import does not
+    assert visitor.found == {"scriptforge.scripts.analysis"}  # inside a function counts; a type-only import does not
 
 
-_IO_MODULES = {"scriptforge.paths", "scriptforge.fileio", "scriptforge.userfiles", "scriptforge.datafiles",
-               "scriptforge.official", "scriptforge.database", "scriptforge.script", "scriptforge.text"}
+_IO_MODULES = {"scriptforge.io", "scriptforge.db", "scriptforge.scripts", "scriptforge.text"}
 _IO_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "glob", "iterdir", "print", "echo"}
 
 

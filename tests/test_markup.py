@@ -5,8 +5,8 @@ import re
 from markupsafe import escape
 import pytest
 
-from scriptforge.database import load_database
-from scriptforge.markup import to_html, to_text
+from scriptforge.db.database import load_database
+from scriptforge.model.markup import to_html, to_text
 from scriptforge.render.views import keep_words
 from tests.conftest import shared_path
 
@@ -40,13 +40,13 @@ def test_no_raw_mark_in_sheets_night_sheets_almanacs_or_text(official_ko):
     """Every WC25 script and every corpus script whose own texts carry marks, in English and in
     Korean, with the official pack (and its Korean test translation, which carries marks too);
     benchmarks/check_marks.py does the same for the whole corpus."""
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import keep_korean_words, make_view
     from scriptforge.rules.night import night_order
     from scriptforge.text.scripts import night_text
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     _, pack, _ = official_ko
     db = load_database(packs=[pack])

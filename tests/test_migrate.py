@@ -3,7 +3,7 @@
 import json
 
 from scriptforge.cli import main
-from scriptforge.migrate import migrate_script, variants_left
+from scriptforge.scripts.migrate import migrate_script, variants_left
 from tests.conftest import shared_path
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.analysis import validate_data
+from scriptforge.db.database import load_database
+from scriptforge.scripts.analysis import validate_data
 from tests.conftest import shared_path
 
 SCRIPT = [{"id": "_meta", "name": "Pixie test"}, "pixi", "washerwoman", "chef", "empath", "monk", "imp", "baron"]
@@ -55,7 +55,7 @@ def test_pack_characters_in_the_official_sheet_order(official_ko, runner, tmp_pa
     """`order`, the sheet and the almanac agree with roles.json's order within each team."""
     from scriptforge.render.almanac import almanac_view
     from scriptforge.render.views import make_view
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     _, pack, _ = official_ko
     roles = json.loads((shared_path("reference", "official") / "roles.json").read_text(encoding="utf-8"))
@@ -79,7 +79,7 @@ def test_pack_characters_in_the_official_sheet_order(official_ko, runner, tmp_pa
 
 def test_jinx_outdated_quotes_both_and_the_sheet_prints_the_scripts(official_ko):
     from scriptforge.render.views import make_view
-    from scriptforge.script import script_from_data
+    from scriptforge.scripts.script import script_from_data
 
     _, pack, _ = official_ko
     db = load_database(packs=[pack])
@@ -116,7 +116,7 @@ def test_a_korean_sheet_of_a_wc25_script_has_no_english_official_text(official_k
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.views import make_view
     from scriptforge.rules.jinxes import script_jinxes
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     _, pack, _ = official_ko
     db = load_database(packs=[pack])
@@ -135,7 +135,7 @@ def test_a_korean_sheet_of_a_wc25_script_has_no_english_official_text(official_k
 
 
 def test_a_partial_pack_keeps_the_official_order(tmp_path, db):
-    from scriptforge.official import official_facts
+    from scriptforge.db.official import official_facts
     from scriptforge.packs.install import import_pack
 
     roles = [r for r in json.loads((shared_path("reference", "official") / "roles.json").read_text(encoding="utf-8"))
@@ -147,7 +147,7 @@ def test_a_partial_pack_keeps_the_official_order(tmp_path, db):
 
 
 def test_shipped_official_facts_match_the_official_files(db):
-    from scriptforge.official import official_facts
+    from scriptforge.db.official import official_facts
 
     folder = shared_path("reference", "official")
     roles = json.loads((folder / "roles.json").read_text(encoding="utf-8"))

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.ids import token_id
-from scriptforge.packs.store import packs_dir
+from scriptforge.db.database import load_database
+from scriptforge.model.ids import token_id
+from scriptforge.db.pack_store import packs_dir
 from scriptforge.text.reference import character_record
 from tests.conftest import install_official, korean_translation, official_json, shared_path
 
@@ -43,9 +43,9 @@ def test_every_official_label_reaches_its_token(pack_env, runner):
     assert shown["labels"]["ko"] == [translation["reminders"]["redherring"]]
     text = runner.invoke(main, ["show", "fortuneteller", "--lang", "ko"]).stdout
     assert translation["reminders"]["redherring"] in text and "Red Herring" not in text
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.almanac import almanac_view
-    from scriptforge.script import parse_script
+    from scriptforge.scripts.script import parse_script
 
     script = parse_script(json.dumps([{"id": "_meta", "name": "A"}, "fortuneteller", "grandmother", "imp", "chef", "saint"]), db)
     for page in almanac_view(analyse(script, db), "ko").characters:
@@ -195,7 +195,7 @@ def test_a_translation_older_than_its_english_is_stale_until_translated_again(of
 def test_export_for_app_keeps_official_characters_as_ids_and_validates(pack_env, runner, tmp_path):
     from jsonschema import Draft202012Validator
 
-    from scriptforge.official import official_facts
+    from scriptforge.db.official import official_facts
 
     schema = Draft202012Validator(official_json("script-schema.json"))
     scripts = sorted(p for p in (shared_path("reference", "official", "wc25")).glob("*/script.json"))
@@ -280,9 +280,9 @@ def test_every_korean_setup_bracket_reads_as_its_english():
 def test_an_overview_quotes_the_ability_printed_on_its_page(pack_env, db, tmp_path):
     """With the pack, the page prints the official ability; the overview's opening quotation is
     that ability, and the rest of the seed's prose is as written."""
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.almanac import almanac_view
-    from scriptforge.script import read_script
+    from scriptforge.scripts.script import read_script
 
     _, pack = pack_env
     packed = load_database(packs=[pack])

@@ -7,10 +7,10 @@ import shutil
 
 import pytest
 
-from scriptforge.database import load_database
-from scriptforge.errors import DataError
+from scriptforge.db.database import load_database
+from scriptforge.io.errors import DataError
 from scriptforge.packs.build import build_pack, read_source
-from scriptforge.packs.store import Manifest, SourceFile, damaged_pack, read_pack, write_pack
+from scriptforge.db.pack_store import Manifest, SourceFile, damaged_pack, read_pack, write_pack
 
 # Made by main at 08bc604 (before packs became a package): build_pack(sources, "geese", None,
 # updated="2026-12-02") and write_pack, from the files in sources/ (test_packs.py's small roles,

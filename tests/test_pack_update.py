@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.ids import normalize_id
+from scriptforge.db.database import load_database
+from scriptforge.model.ids import normalize_id
 
 
 @contextmanager

@@ -46,6 +46,6 @@ def test_installed_wheel_works_from_another_directory(wheel, tmp_path):
                             capture_output=True, text=True, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("릴 몬스타 (lilmonsta)")
-    check = subprocess.run([sys.executable, "-c", "import scriptforge.paths as p; print(p.DATA_DIR)"],
+    check = subprocess.run([sys.executable, "-c", "import scriptforge.io.paths as p; print(p.DATA_DIR)"],
                            capture_output=True, text=True, cwd=tmp_path, env=env)
     assert check.stdout.strip().startswith(str(target))

@@ -10,9 +10,9 @@ import time
 import pytest
 import yaml
 
-from scriptforge.database import check_database, load_database
-from scriptforge.errors import InputError
-from scriptforge.ids import token_id
+from scriptforge.db.database import check_database, load_database
+from scriptforge.io.errors import InputError
+from scriptforge.model.ids import token_id
 from scriptforge.packs.build import read_source
 from scriptforge.packs.diff import NightMove, diff_packs, pack_files
 from scriptforge.packs.install import import_pack
@@ -304,13 +304,13 @@ def corpus_files() -> list[Path]:
 
 
 def test_corpus_validates_and_renders_with_the_official_pack(official_pack):
-    from scriptforge.errors import InputError as NotAScript
-    from scriptforge.ids import normalize_id
+    from scriptforge.io.errors import InputError as NotAScript
+    from scriptforge.model.ids import normalize_id
     from scriptforge.render.pdf import Renderer
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.views import make_view
-    from scriptforge.analysis import validate_script
-    from scriptforge.script import read_script
+    from scriptforge.scripts.analysis import validate_script
+    from scriptforge.scripts.script import read_script
 
     path, _ = official_pack
     db = load_database(packs=[path])

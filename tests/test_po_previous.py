@@ -12,7 +12,7 @@ import yaml
 
 from scriptforge.cli import main
 from scriptforge.l10n import pofile
-from scriptforge.packs.store import packs_dir
+from scriptforge.db.pack_store import packs_dir
 from tests.conftest import install_official, official_json
 
 MSGFMT = shutil.which("msgfmt")

@@ -12,15 +12,15 @@ from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.games import load_game
+from scriptforge.db.games import load_game
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.typefaces import FONT_FILES, missing_glyphs
 from scriptforge.render.weasy import FONTS_DIR
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.render.views import make_view
 from scriptforge.rules.night import night_order
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 
 from .conftest import EXAMPLES
 
@@ -348,7 +348,7 @@ def test_keep_words_joins_hangul_words_only():
 def test_fast_font_subset_keeps_glyph_ids_and_outlines():
     from fontTools.ttLib import TTFont
 
-    from scriptforge.paths import PACKAGE_DIR
+    from scriptforge.io.paths import PACKAGE_DIR
     from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
 
     data = (PACKAGE_DIR / "fonts" / "NotoSansKR-Subset-Bold.ttf").read_bytes()

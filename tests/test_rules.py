@@ -8,7 +8,7 @@ from scriptforge.cli import main
 from scriptforge.rules.brackets import read_brackets
 from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
-from scriptforge.script import read_script, script_from_data
+from scriptforge.scripts.script import read_script, script_from_data
 
 from tests.conftest import EXAMPLES
 

@@ -3,8 +3,8 @@ colours come from the model into the CSS, and every spelling of a night comes fr
 
 import re
 
-from scriptforge.model import NIGHT_TABLE, TEAM_COLOURS, TEAMS, Texts
-from scriptforge.paths import TEMPLATES_DIR
+from scriptforge.model.records import NIGHT_TABLE, TEAM_COLOURS, TEAMS, Texts
+from scriptforge.io.paths import TEMPLATES_DIR
 from scriptforge.render import measure
 from scriptforge.render.game_views import GAME_NAME_CELL_REM
 from scriptforge.render.views import NAME_CELL_REM

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.errors import InputError
+from scriptforge.io.errors import InputError
 from scriptforge.rules.order import prefix_group, sheet_order, PREFIXES
-from scriptforge.script import parse_script, read_script, script_from_data
+from scriptforge.scripts.script import parse_script, read_script, script_from_data
 
 from tests.conftest import EXAMPLES
 
@@ -146,7 +146,7 @@ def test_sheet_order_official_then_homebrew_by_rule(db):
 
 
 def test_homebrew_characters_of_the_database_and_of_folders_go_by_the_rule(db, tmp_path):
-    from scriptforge.homebrew import with_homebrew
+    from scriptforge.scripts.homebrew import with_homebrew
 
     (tmp_path / "knower.yaml").write_text(
         "id: knower\nteam: townsfolk\ntexts:\n  en:\n    name: Knower\n    ability: You start knowing 1 thing.\n",

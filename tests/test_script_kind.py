@@ -1,6 +1,6 @@
 from scriptforge.rules.script_kind import is_teensyville
-from scriptforge.model import PLAYER_TEAMS
-from scriptforge.script import script_from_data
+from scriptforge.model.records import PLAYER_TEAMS
+from scriptforge.scripts.script import script_from_data
 
 
 def _script(db, ids, **meta):

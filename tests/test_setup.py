@@ -8,14 +8,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.errors import InputError
+from scriptforge.db.database import load_database
+from scriptforge.io.errors import InputError
 from scriptforge.packs.install import import_pack
 from scriptforge.rules.setup import COUNTS, setup_table
-from scriptforge.analysis import validate_data
-from scriptforge.script import read_script, script_from_data
+from scriptforge.scripts.analysis import validate_data
+from scriptforge.scripts.script import read_script, script_from_data
 
 from tests.conftest import EXAMPLES, shared_path
 
@@ -228,7 +228,7 @@ def test_homebrew_setup_minions_below_ten(db):
 def test_an_unmodelled_effect_is_a_validate_finding(db):
     from dataclasses import replace
 
-    from scriptforge.model import SetupEffect
+    from scriptforge.model.records import SetupEffect
     from scriptforge.rules.validate import count_findings
 
     script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "imp", "poisoner"], db)
@@ -248,7 +248,7 @@ def test_unmodelled_bracket_is_a_note_under_the_table(runner, tmp_path):
 
 
 def test_back_page_prints_the_base_beside_the_range(db):
-    from scriptforge.analysis import analyse
+    from scriptforge.scripts.analysis import analyse
     from scriptforge.render.views import back_view
 
     script = script_from_data(["chef", "noble", "clockmaker", "grandmother", "librarian", "pixie", "empath",

@@ -1,4 +1,4 @@
-"""The console command's start-up (scriptforge.startup): dataclasses' generated methods come from
+"""The console command's start-up (scriptforge.io.startup): dataclasses' generated methods come from
 the user cache once compiled, with the same classes; scriptforge as a library changes nothing."""
 
 import os
@@ -42,7 +42,7 @@ def test_the_second_run_compiles_no_dataclass_method_and_prints_the_same(tmp_pat
 def test_classes_made_from_cached_code_behave_as_dataclasses_do(tmp_path):
     code = """
 import dataclasses
-from scriptforge import startup
+from scriptforge.io import startup
 startup.start()
 @dataclasses.dataclass(frozen=True)
 class Point:
@@ -80,7 +80,7 @@ def test_scriptforge_as_a_library_leaves_dataclasses_and_the_collector_alone():
 import dataclasses, gc
 before = gc.get_threshold()
 import scriptforge
-lazy = "scriptforge.database" not in __import__("sys").modules
+lazy = "scriptforge.db.database" not in __import__("sys").modules
 from scriptforge import load_database, Database, ScriptforgeError
 print(hasattr(dataclasses, "exec"), gc.get_threshold() == before, lazy, callable(load_database))
 """

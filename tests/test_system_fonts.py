@@ -10,7 +10,7 @@ from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.errors import InputError
+from scriptforge.io.errors import InputError
 from scriptforge.render.typefaces import system_fonts_cover
 from scriptforge.render.system_fonts import font_packages_for, use_system_fonts
 from tests.conftest import EXAMPLES

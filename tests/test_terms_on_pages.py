@@ -13,8 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
-from scriptforge.glossary import variant_pattern
+from scriptforge.db.database import load_database
+from scriptforge.model.glossary import variant_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ("faith-trust-and-pixie-dust", "fang-gu-zealot", "english-almanac-25")

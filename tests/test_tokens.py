@@ -11,8 +11,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.glossary import variant_pattern
-from scriptforge.ids import normalize_id
+from scriptforge.model.glossary import variant_pattern
+from scriptforge.model.ids import normalize_id
 from scriptforge.render.token_layout import PAPER_MM, PRINTABLE_MARGIN_MM, Kind, area, layout, packing
 from scriptforge.render.tokens import balanced, fit_label
 

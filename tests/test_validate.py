@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.errors import InputError
-from scriptforge.findings import REGISTRY, SEVERITIES
-from scriptforge.analysis import validate_data, validate_file
-from scriptforge.script_schema import SCRIPT_SCHEMA, schema_valid
+from scriptforge.io.errors import InputError
+from scriptforge.model.findings import REGISTRY, SEVERITIES
+from scriptforge.scripts.analysis import validate_data, validate_file
+from scriptforge.scripts.schema import SCRIPT_SCHEMA, schema_valid
 
 from tests.conftest import EXAMPLES, ROOT, shared_path
 
@@ -133,7 +133,7 @@ def test_forked_workers_get_a_bounded_window_and_stop_when_the_caller_does():
     is printed), and a caller that stops (`| head -1`) ends the pool instead of waiting on it."""
     import time
 
-    from scriptforge.batch import can_fork, forked_map
+    from scriptforge.io.batch import can_fork, forked_map
 
     if not can_fork():
         pytest.skip("no fork on this platform")
@@ -283,7 +283,7 @@ def test_show_and_list_stay_import_light():
     import subprocess
     import sys
 
-    code = ("import sys, scriptforge.cli, scriptforge.analysis, scriptforge.script_schema, scriptforge.rules.night, scriptforge.script;"
+    code = ("import sys, scriptforge.cli, scriptforge.scripts.analysis, scriptforge.scripts.schema, scriptforge.rules.night, scriptforge.scripts.script;"
             "print(any(m in sys.modules for m in ('jsonschema', 'weasyprint')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

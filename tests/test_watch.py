@@ -10,10 +10,10 @@ import time
 from pypdf import PdfReader
 
 from scriptforge.cli import main
-from scriptforge.database import load_database
+from scriptforge.db.database import load_database
 from scriptforge.render.outputs import output_target
 from scriptforge.render.pdf import Renderer
-from scriptforge.watch import Watch
+from scriptforge.render.watch import Watch
 from tests.conftest import EXAMPLES
 
 CHARACTERS = ["imp", "baron", "chef", "empath", "drunk", "monk", "pilgrim"]

@@ -10,8 +10,8 @@ from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.games import load_game
-from scriptforge.analysis import analyse
+from scriptforge.db.games import load_game
+from scriptforge.scripts.analysis import analyse
 from scriptforge.render.almanac import almanac_view
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import Renderer
@@ -19,7 +19,7 @@ from scriptforge.render.templating import base_url
 from scriptforge.render.writing import pdf_bytes
 from scriptforge.render.views import keep_korean_words, make_view
 from scriptforge.render.weasy import PLAIN_SWITCH, import_weasyprint, imported_fast
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 
 from .conftest import EXAMPLES
 
@@ -188,13 +188,13 @@ def test_stylesheets_read_from_the_user_cache_give_the_same_pdfs_as_parsing_them
 import hashlib, logging, sys
 import weasyprint
 from scriptforge import load_database
-from scriptforge.analysis import analyse
-from scriptforge.games import load_game
+from scriptforge.scripts.analysis import analyse
+from scriptforge.db.games import load_game
 from scriptforge.render.almanac import almanac_view
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
-from scriptforge.script import read_script
+from scriptforge.scripts.script import read_script
 from scriptforge.render.weasy import UA_STYLESHEET
 db, renderer = load_database(), Renderer()
 ours = {{renderer.templates.css, UA_STYLESHEET.read_text(encoding="utf-8")}}
@@ -236,7 +236,7 @@ print(len(parses), sum("keep-all" in message for message in logged),
 
 
 def test_a_damaged_stylesheet_cache_entry_is_parsed_again(tmp_path, monkeypatch):
-    from scriptforge.fileio import read_cache_bytes
+    from scriptforge.io.fileio import read_cache_bytes
     from scriptforge.render.stylesheets import loaded, parsed
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

@@ -11,13 +11,13 @@ from pypdf import PdfReader
 import pypdfium2
 import pytest
 
-from scriptforge.analysis import analyse
+from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
 from scriptforge.render.completeness import Item, missing, sheet_items
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.writing import pdf_bytes
 from scriptforge.render.views import FONT_SIZES, PrintOptions, make_view
-from scriptforge.script import read_script, script_from_data
+from scriptforge.scripts.script import read_script, script_from_data
 
 from .conftest import EXAMPLES, shared_path
 
@@ -205,7 +205,7 @@ def test_two_columns_compact_and_large_text_render(tmp_path, lang):
 
 
 def _db():
-    from scriptforge.database import load_database
+    from scriptforge.db.database import load_database
 
     return load_database()
 
@@ -247,7 +247,6 @@ def test_every_page_has_the_footer_numbered_over_the_whole_output(tmp_path):
     pages = pdf_pages(out)
     assert len(pages) >= 4
     from scriptforge import __version__
-
     for number, page in enumerate(pages, 1):
         assert "Whole Script · Tester" in page
         assert re.search(rf"\b{number}\s*/\s*{len(pages)}\b", page), (number, page[-200:])
@@ -294,7 +293,7 @@ def test_completeness_on_a_corpus_sample(tmp_path, official_ko):
     official = shared_path("reference", "official")
     samples = [official / "wc25" / name / "script.json" for name in ("witchhunt", "stowedaway")]
     pack = official_ko[1]  # the official files and a Korean test translation
-    from scriptforge.database import load_database
+    from scriptforge.db.database import load_database
 
     db = load_database(None, [pack])
     counts = {"character": 0, "jinx": 0, "rule": 0}

@@ -8,18 +8,18 @@ import pickle
 from typing import Any, TypeVar
 import copy
 
-from scriptforge.datafiles import PARTIAL, ProblemCollector, validate
-from scriptforge.errors import DataError
-from scriptforge.model import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
+from scriptforge.io.datafiles import PARTIAL, ProblemCollector, validate
+from scriptforge.io.errors import DataError
+from scriptforge.model.records import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
-from scriptforge.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
-from scriptforge.languages import get as get_language
-from scriptforge.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
-from scriptforge.fileio import atomic_write_bytes, files_digest, finish_journal, protect_data
-from scriptforge.official import OfficialFacts, official_facts
-from scriptforge.packs.sources import units
-from scriptforge.packs.store import damaged_pack, read_manifest
-from scriptforge.paths import DATA_DIR, SCHEMAS_DIR, cache_dir
+from scriptforge.model.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
+from scriptforge.model.languages import get as get_language
+from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
+from scriptforge.io.fileio import atomic_write_bytes, files_digest, finish_journal, protect_data
+from scriptforge.db.official import OfficialFacts, official_facts
+from scriptforge.db.pack_sources import units
+from scriptforge.db.pack_store import damaged_pack, read_manifest
+from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR, cache_dir
 
 
 
@@ -50,7 +50,7 @@ class Database:
     # pack gives: the official texts, which `l10n check` does not report as ours
     pack_units: dict[str, frozenset[str]] = field(default_factory=dict)
     # lang -> text unit -> the English an official translation was made from (a pack's
-    # <lang>/sources.yaml; see scriptforge.packs.sources): what `l10n diff` shows for a stale one
+    # <lang>/sources.yaml; see scriptforge.db.pack_sources): what `l10n diff` shows for a stale one
     official_sources: dict[str, dict[str, str]] = field(default_factory=dict)
     # lang -> text unit -> the source text a translation was made from, as our data records it
     # beside its hash (`translated_from.texts`): the previous source of a stale translation
@@ -243,9 +243,9 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     under `roots`: the same bytes always get the same verdict, so only a change pays for parsing
     and validating again. The first problem `check` finds is raised as a DataError (`hint` after
     the count of the others). The BotC database and every other rule set load through here."""
-    here = Path(__file__).parent
-    files = [loader, *(here / m for m in ("database.py", "model.py", "datafiles.py", "ids.py", "languages.py", "packs/sources.py", "packs/store.py",
-                                          "userfiles.py")), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
+    code = ("db/database.py", "model/records.py", "io/datafiles.py", "model/ids.py", "model/languages.py",
+            "db/pack_sources.py", "db/pack_store.py", "io/userfiles.py")
+    files = [loader, *(PACKAGE_DIR / m for m in code), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
     cached = cache_dir(kind) / f"{files_digest(files)[:32]}.pickle"  # a FIFO named *.yaml is never read
     try:
@@ -558,7 +558,7 @@ class _LayeredLoader(_Loader):
 
     def __init__(self, root: Path, packs: Sequence[str | Path]) -> None:
         # deferred: start-up time
-        from scriptforge.translations import is_partial
+        from scriptforge.db.translations import is_partial
 
         self.layers = [(root, "scriptforge"), *((Path(p), pack_name(Path(p))) for p in packs)]
         self.partial = {Path(p) for p in packs if is_partial(Path(p))}  # layers of partial texts

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import os
 
-from scriptforge.database import load_cached, open_roots
-from scriptforge.datafiles import ProblemCollector
-from scriptforge.errors import DataError, InputError, NotFoundError
-from scriptforge.languages import detect, fallback_chain, official, present
-from scriptforge.ids import NameIndex, name_key
-from scriptforge.paths import DATA_DIR
-from scriptforge.rule_sets import GAMES, OTHER_GAMES
+from scriptforge.db.database import load_cached, open_roots
+from scriptforge.io.datafiles import ProblemCollector
+from scriptforge.io.errors import DataError, InputError, NotFoundError
+from scriptforge.model.languages import detect, fallback_chain, official, present
+from scriptforge.model.ids import NameIndex, name_key
+from scriptforge.io.paths import DATA_DIR
+from scriptforge.model.rule_sets import GAMES, OTHER_GAMES
 
 
 GAMES_DIR = DATA_DIR / "games"

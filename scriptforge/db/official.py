@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scriptforge.datafiles import read_yaml, schema_path, validate
-from scriptforge.fileio import files_digest, read_cache_text, write_cache_text
-from scriptforge.paths import DATA_DIR, cache_dir
+from scriptforge.io.datafiles import read_yaml, schema_path, validate
+from scriptforge.io.fileio import files_digest, read_cache_text, write_cache_text
+from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, cache_dir
 
 PACK_UPDATE = "scriptforge pack update"
 
@@ -54,8 +54,8 @@ def _checked(path: Path) -> Any:
     hash of its bytes, its schema's and the reading code's: the same bytes get the same verdict,
     and most commands that need these facts would otherwise spend more on importing and running
     the YAML reader than on anything else they do with them."""
-    here = Path(__file__).parent
-    sources = (path, schema_path("official"), *(here / m for m in ("official.py", "datafiles.py", "userfiles.py")))
+    code = ("db/official.py", "io/datafiles.py", "io/userfiles.py")
+    sources = (path, schema_path("official"), *(PACKAGE_DIR / m for m in code))
     cached = cache_dir("official") / f"{files_digest(sources)[:32]}.json"
     text = read_cache_text(cached)
     if text is not None:

@@ -14,9 +14,9 @@ changed meanwhile, it is stale until the translators change it.
 
 from typing import Any, NamedTuple
 
-from scriptforge.languages import official
-from scriptforge.ids import text_hash
-from scriptforge.model import NIGHT_TABLE, NIGHTS
+from scriptforge.model.languages import official
+from scriptforge.model.ids import text_hash
+from scriptforge.model.records import NIGHT_TABLE, NIGHTS
 
 SOURCES = "sources.yaml"
 _OFFICIAL_FIELDS = ("name", "ability", "flavor")  # what an official translation gives of a character

@@ -5,7 +5,7 @@ A pack is a folder laid out like data/ (characters.yaml, night.yaml, jinxes.yaml
 <lang>/characters/<id>.yaml, <lang>/night.yaml, <lang>/reminders.yaml, <lang>/jinxes.yaml,
 <lang>/sources.yaml) plus pack.yaml, the manifest (`Manifest`). Every file is checked by the same
 schemas as data/ when it is written and when it is read. The database loads the built-in data
-and then each pack on top (`scriptforge.database._LayeredLoader`).
+and then each pack on top (`scriptforge.db.database._LayeredLoader`).
 """
 
 from collections.abc import Iterable, Mapping
@@ -17,9 +17,9 @@ from pathlib import Path
 import re
 from typing import Any, NamedTuple
 
-from scriptforge.datafiles import read_yaml, validate
-from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import dump_yaml, writing
+from scriptforge.io.datafiles import read_yaml, validate
+from scriptforge.io.errors import DataError, InputError
+from scriptforge.io.fileio import dump_yaml, writing
 
 FORMAT = 1
 ENV = "SCRIPTFORGE_PACKS"
@@ -153,7 +153,7 @@ def active_packs(chosen: Iterable[str | Path] = (), defaults: bool = True) -> li
     else:
         first = [p for p in env.split(os.pathsep) if p.strip()]
     # deferred: start-up time
-    from scriptforge.translations import user_layer
+    from scriptforge.db.translations import user_layer
 
     mine = user_layer() if defaults else None  # the user's own translations, above every pack
     return [resolve_pack(p) for p in (*first, *chosen)] + ([mine] if mine else [])
@@ -251,7 +251,7 @@ def write_pack(files: Mapping[str, Any], manifest: Manifest, target: Path,
                blobs: Mapping[str, bytes] | None = None) -> Path:
     """Install the pack at `target` all or nothing, in one rename: the YAML `files` (checked and
     rendered by `render_files` before anything is written) and `blobs`, other files written as
-    they are (the icons, `scriptforge.icons`).
+    they are (the icons, `scriptforge.packs.icons`).
 
     `target` is a symbolic link to a version folder beside it (`.NAME.<stamp>`): the new version
     is written whole into its own folder, then a new link replaces the old one with one

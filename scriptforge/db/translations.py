@@ -12,9 +12,9 @@ from pathlib import Path
 
 import platformdirs
 
-from scriptforge.fileio import dump_yaml, write_files
-from scriptforge.datafiles import read_yaml
-from scriptforge.errors import DataError
+from scriptforge.io.fileio import dump_yaml, write_files
+from scriptforge.io.datafiles import read_yaml
+from scriptforge.io.errors import DataError
 
 NAME = "translations"
 MANIFEST = {"name": NAME, "format": 1, "partial_texts": True}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from scriptforge.errors import ScriptforgeError
+from scriptforge.io.errors import ScriptforgeError
 
 Result = TypeVar("Result")
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 import marshal
 
-from scriptforge import userfiles
-from scriptforge.errors import DataError, DataReferenceError, InputError
-from scriptforge.fileio import read_cache_bytes, read_cache_text, write_cache_bytes, write_cache_text
-from scriptforge.paths import SCHEMAS_DIR, cache_dir
+from scriptforge.io import userfiles
+from scriptforge.io.errors import DataError, DataReferenceError, InputError
+from scriptforge.io.fileio import read_cache_bytes, read_cache_text, write_cache_bytes, write_cache_text
+from scriptforge.io.paths import SCHEMAS_DIR, cache_dir
 from importlib.util import MAGIC_NUMBER
 
 

@@ -1,5 +1,7 @@
 """Errors a user can cause. Each carries one line that names the file and the place."""
 
+from collections.abc import Sequence
+
 
 class ScriptforgeError(Exception):
     """A mistake in user input or data; the CLI prints it as one line and exits non-zero."""
@@ -14,7 +16,7 @@ class ScriptforgeError(Exception):
 class DataError(ScriptforgeError):
     """A data file that cannot be read or does not match its schema."""
 
-    code = "data-invalid"  # its finding code (scriptforge.findings)
+    code = "data-invalid"  # its finding code (scriptforge.model.findings)
 
 
 class DataReferenceError(DataError):
@@ -42,3 +44,14 @@ class WriteError(ScriptforgeError, OSError):
     an output that is an input). Also an OSError, so a cache writer that ignores OSError ignores it."""
 
     exit_code = 2
+
+
+def json_pointer(steps: Sequence[str | int]) -> str:
+    """The JSON pointer (RFC 6901) to the node at `steps`: "" is the whole document, "/0/id" the
+    first item's id; `~` and `/` in a key are written `~0` and `~1`."""
+    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in steps)
+
+
+def place(steps: Sequence[str | int]) -> str:
+    """Where in a document, for a message: its JSON pointer, or "(top level)" for the whole of it."""
+    return json_pointer(steps) or "(top level)"

@@ -38,9 +38,9 @@ import stat
 import time
 import sys
 
-from scriptforge.errors import InputError, ScriptforgeError, WriteError
-from scriptforge.paths import cache_dir
-from scriptforge.userfiles import assert_writable, file_key, forget_reads, reserved_name, was_read
+from scriptforge.io.errors import InputError, ScriptforgeError, WriteError
+from scriptforge.io.paths import cache_dir
+from scriptforge.io.userfiles import assert_writable, file_key, forget_reads, reserved_name, was_read
 
 LOCK_TIMEOUT = 60.0  # seconds to wait for another writer before giving up
 JOURNAL = ".scriptforge-journal.json"

@@ -18,8 +18,8 @@ import os
 from pathlib import Path
 import time
 
-from scriptforge.fileio import atomic_write_bytes
-from scriptforge.paths import cache_dir
+from scriptforge.io.fileio import atomic_write_bytes
+from scriptforge.io.paths import cache_dir
 
 MAX_AGE = 30 * 24 * 3600  # seconds: an entry older than this is fetched again when the network is allowed
 MAX_TOTAL = 200 * 1024 * 1024  # the whole cache folder

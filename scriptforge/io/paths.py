@@ -3,7 +3,7 @@
 from pathlib import Path
 import os
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def _shipped(name: str) -> Path:

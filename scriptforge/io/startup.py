@@ -23,7 +23,7 @@ import marshal
 import sys
 from typing import Any
 
-from scriptforge.paths import cache_dir
+from scriptforge.io.paths import cache_dir
 
 MAX_ENTRIES = 4000  # beyond this (old versions' classes), the file starts again with this run's
 YOUNG_PASS = 20_000
@@ -78,7 +78,7 @@ class _CompiledSources:
         if not self.new:
             return
         # deferred: start-up time (fileio's own dataclasses come after the cache is in place)
-        from scriptforge.fileio import write_cache_bytes
+        from scriptforge.io.fileio import write_cache_bytes
 
         entries = self.known if len(self.known) <= MAX_ENTRIES else self.used
         try:

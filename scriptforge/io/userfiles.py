@@ -12,7 +12,7 @@ one line that names the file and the place (a JSON pointer, or a YAML line and f
   and would read Infinity; a 5,000-digit integer also exceeds Python's int-to-text limit).
 
 What passes can be written back as JSON or YAML unchanged: `assert_writable` (used by every
-writer in scriptforge.fileio) refuses the same values, so no command writes NaN, Infinity or an
+writer in scriptforge.io.fileio) refuses the same values, so no command writes NaN, Infinity or an
 out-of-range number.
 """
 
@@ -28,8 +28,7 @@ import stat
 import sys
 from typing import Any
 
-from scriptforge.errors import InputError
-from scriptforge.ids import place
+from scriptforge.io.errors import InputError, place
 
 MAX_BYTES = 4 * 1024 * 1024  # the largest user file read: 35x the largest real script (115 kB), 12x a full PO export;
 # parsed, 4 MiB of JSON can still take ~100 MiB of Python objects (a list of 1.4 million {})

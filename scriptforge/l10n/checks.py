@@ -18,15 +18,15 @@ import functools
 import re
 from typing import Callable, Iterable
 
-from scriptforge.rule_sets import SCRIPTED_GAME, scripted
+from scriptforge.model.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.l10n.provenance import STALE, slot, source_of, state
-from scriptforge.translations import NAME as USER_LAYER
+from scriptforge.db.translations import NAME as USER_LAYER
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
-from scriptforge.languages import detect, present, writing_systems
-from scriptforge.languages import get as get_language
-from scriptforge.ids import name_key
-from scriptforge.paths import DATA_DIR
-from scriptforge.findings import Finding, Selection, register, short
+from scriptforge.model.languages import detect, present, writing_systems
+from scriptforge.model.languages import get as get_language
+from scriptforge.model.ids import name_key
+from scriptforge.io.paths import DATA_DIR
+from scriptforge.model.findings import Finding, Selection, register, short
 
 
 @dataclass(frozen=True)
@@ -344,7 +344,7 @@ def night_register(ctx: Context) -> Iterable[Finding]:
 def term_variant(ctx: Context) -> Iterable[Finding]:
     """A variant of a glossary term where the glossary says it is wrong (마을주민 for 주민 in a rule text, 설교자 for 전도사)."""
     # deferred: start-up time
-    from scriptforge.glossary import terms_for, variant_pattern
+    from scriptforge.model.glossary import terms_for, variant_pattern
 
     for game, glossary in ctx.glossaries.items():
         for lang in ctx.langs:

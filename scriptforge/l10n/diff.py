@@ -3,14 +3,14 @@
 from pathlib import Path
 import re
 
-from scriptforge.rule_sets import SCRIPTED_GAME, scripted
-from scriptforge.errors import InputError, NotFoundError
-from scriptforge.glossary import apply_glossary
-from scriptforge.userfiles import read_json
+from scriptforge.model.rule_sets import SCRIPTED_GAME, scripted
+from scriptforge.io.errors import InputError, NotFoundError
+from scriptforge.model.glossary import apply_glossary
+from scriptforge.io.userfiles import read_json
 from scriptforge.l10n.provenance import previous_source, state
 from scriptforge.l10n.units import character_units, game_units, layer_of, selected_units
-from scriptforge.ids import normalize_id, token_id
-from scriptforge.model import NIGHT_TABLE
+from scriptforge.model.ids import normalize_id, token_id
+from scriptforge.model.records import NIGHT_TABLE
 
 
 def diff_rows(db, source: str, target: str, ids=(), games=None) -> list[dict]:

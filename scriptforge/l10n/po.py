@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from scriptforge.errors import DataError, InputError
-from scriptforge.userfiles import read_bytes, value_problem
+from scriptforge.io.errors import DataError, InputError
+from scriptforge.io.userfiles import read_bytes, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, previous_source, set_sources, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units
-from scriptforge.model import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
-from scriptforge.languages import get as get_language, official, resolve, translation_source
-from scriptforge.ids import NIGHT_STEPS
+from scriptforge.model.records import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
+from scriptforge.model.languages import get as get_language, official, resolve, translation_source
+from scriptforge.model.ids import NIGHT_STEPS
 from scriptforge import __version__
-from scriptforge.datafiles import PARTIAL, validate
+from scriptforge.io.datafiles import PARTIAL, validate
 from scriptforge.l10n.provenance import schema_for
 
 _FIXED_DATE = "2000-01-01 00:00+0000"  # same input, same bytes
@@ -183,7 +183,7 @@ def apply_changes(db, lang: str, changes: list[TextChange], path, root: Path | N
     (the hash of the msgid they translate); all or nothing. A layer of partial texts (the user's
     translation layer) holds only what changed: the rest of a character's texts comes from below."""
     # deferred: start-up time
-    from scriptforge.translations import is_partial
+    from scriptforge.db.translations import is_partial
 
     root = Path(root or db.data_dir)
     partial = is_partial(root)

@@ -20,15 +20,15 @@ from typing import Any
 
 import yaml
 
-from scriptforge.rule_sets import scripted
-from scriptforge.fileio import dump_yaml, locked, write_files
-from scriptforge.ids import text_hash
+from scriptforge.model.rule_sets import scripted
+from scriptforge.io.fileio import dump_yaml, locked, write_files
+from scriptforge.model.ids import text_hash
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, unit_languages
-from scriptforge.languages import translation_source
-from scriptforge.model import NIGHT_OF_FIELD
-from scriptforge.database import pending_problems
-from scriptforge.datafiles import PARTIAL, validate
-from scriptforge.errors import InputError, ScriptforgeError
+from scriptforge.model.languages import translation_source
+from scriptforge.model.records import NIGHT_OF_FIELD
+from scriptforge.db.database import pending_problems
+from scriptforge.io.datafiles import PARTIAL, validate
+from scriptforge.io.errors import InputError, ScriptforgeError
 from scriptforge.l10n.units import GROUPS, glossary_keys, layer_of, selected_units
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"

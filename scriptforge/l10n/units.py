@@ -9,7 +9,7 @@ Unit keys are the msgctxt of the .po exchange and the keys of `Database.provenan
 - ``jinx.<a-b>``: jinx texts;
 - ``ui.<dotted.path>``: interface words (teams, editions, alignments, labels).
 
-The other games (Salem 1692, Werewolf, Mafia; `scriptforge.games`) have units of their own,
+The other games (Salem 1692, Werewolf, Mafia; `scriptforge.db.games`) have units of their own,
 built by `game_units`, keyed with the game's id first:
 
 - ``<game>.<role>.<name|text|notes>``: roles, cards, tokens (notes as tuples);
@@ -26,10 +26,10 @@ A unit exists when at least one language has its text.
 
 from dataclasses import dataclass
 
-from scriptforge.rule_sets import SCRIPTED_GAME, scripted
-from scriptforge.languages import codes, fallback_chain, official
-from scriptforge.model import NIGHTS, TEXT_FIELDS
-from scriptforge.ids import NIGHT_STEPS
+from scriptforge.model.rule_sets import SCRIPTED_GAME, scripted
+from scriptforge.model.languages import codes, fallback_chain, official
+from scriptforge.model.records import NIGHTS, TEXT_FIELDS
+from scriptforge.model.ids import NIGHT_STEPS
 
 CHAR_FIELDS = TEXT_FIELDS
 # status groups, in report order
@@ -105,7 +105,7 @@ _KINDS = {"first_night_reminder": "night", "other_night_reminder": "night", "nig
 
 
 def kind_of(unit: Unit) -> str:
-    """The kind of text a unit holds, as a glossary's `wrong_in` names it (scriptforge.glossary):
+    """The kind of text a unit holds, as a glossary's `wrong_in` names it (scriptforge.model.glossary):
     a character field's name, night, reminders, jinxes or ui. The other games' texts are names,
     sheet words (ui) or rule prose (overview)."""
     if scripted(unit.game):

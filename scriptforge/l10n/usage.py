@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 import re
 
-from scriptforge.glossary import wrong_in
+from scriptforge.model.glossary import wrong_in
 
 #: official role fields -> glossary kinds
 ROLE_KINDS = {"name": "name", "ability": "ability", "flavor": "flavor", "first": "night", "other": "night"}

@@ -7,7 +7,7 @@ and `validate`'s text-too-long.
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, Texts
+from scriptforge.model.records import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, Texts
 
 #: The official schema's length limits (FACTS.md §1.2): per kind of entry, field -> limit.
 META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}

@@ -9,12 +9,12 @@ data/games/<lang>/ui.yaml `conditions`.
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from scriptforge.model import COUNT_KEYS, SetupEffect
+from scriptforge.model.records import COUNT_KEYS, SetupEffect
 
 if TYPE_CHECKING:
-    from scriptforge.database import Database
-    from scriptforge.games import GameDatabase, Role
-    from scriptforge.model import Character
+    from scriptforge.db.database import Database
+    from scriptforge.db.games import GameDatabase, Role
+    from scriptforge.model.records import Character
 
 _TEAM_OF = {key: team for team, key in COUNT_KEYS.items()}
 

@@ -10,9 +10,8 @@ in step with the registry, and ``scriptforge explain CODE`` prints a code's entr
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-import importlib
 
-from scriptforge.errors import ScriptforgeError
+from scriptforge.io.errors import ScriptforgeError
 
 SEVERITIES = ("error", "warning", "info")
 DOMAINS = {"script": "findings.md", "data": "findings.md", "l10n": "l10n-checks.md"}  # pages in docs/
@@ -155,12 +154,6 @@ class Selection:
 
 def _matches(selector: str, code: str) -> bool:
     return code == selector or code.startswith(selector + "-")
-
-
-def all_codes() -> dict[str, FindingCode]:
-    """Every registered code, the translation checks' included."""
-    importlib.import_module("scriptforge.l10n.checks")  # registers the l10n codes
-    return REGISTRY
 
 
 def short(value: object, limit: int = 60) -> str:

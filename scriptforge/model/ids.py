@@ -1,5 +1,5 @@
 """The one place ids and addresses are made: character ids, reminder-token ids, name keys, the
-locale prefix of script ids (`ko_KR_imp`) and JSON pointers.
+locale prefix of script ids (`ko_KR_imp`); JSON pointers are `errors.json_pointer`.
 
 A reminder token's id is made from its English label by the same rule as the official
 translation files' `reminders` keys, so a translated label finds its token without a mapping.
@@ -10,7 +10,7 @@ import hashlib
 import re
 import unicodedata
 
-from scriptforge.errors import NotFoundError
+from scriptforge.io.errors import NotFoundError
 
 _NOT_ID = re.compile(r"[^a-z0-9]")
 _NOT_NAME = re.compile(r"[\s'’`´\-_.·]")
@@ -38,17 +38,6 @@ def name_key(text: str) -> str:
 def without_locale(text: str) -> str:
     """An id as some script tools write it, without their locale prefix: `ko_KR_imp` -> `imp`."""
     return _LOCALE_PREFIX.sub("", text)
-
-
-def json_pointer(steps: Sequence[str | int]) -> str:
-    """The JSON pointer (RFC 6901) to the node at `steps`: "" is the whole document, "/0/id" the
-    first item's id; `~` and `/` in a key are written `~0` and `~1`."""
-    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in steps)
-
-
-def place(steps: Sequence[str | int]) -> str:
-    """Where in a document, for a message: its JSON pointer, or "(top level)" for the whole of it."""
-    return json_pointer(steps) or "(top level)"
 
 
 class NameIndex:

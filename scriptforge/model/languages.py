@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 import json
 from pathlib import Path
 
-from scriptforge.paths import DATA_DIR
+from scriptforge.io.paths import DATA_DIR
 
 REGISTRY_PATH = DATA_DIR / "languages.json"
 #: The shape of a language code in data files and schemas (the registry decides which exist).

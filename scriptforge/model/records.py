@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from scriptforge.languages import fallback_chain, registry
+from scriptforge.model.languages import fallback_chain, registry
 
 #: The team vocabulary: every team id in sheet order, the four that make up the player count, and
 #: the key each of those has in setup tables and setup effects (``outsiders: 2``).

@@ -1,6 +1,6 @@
 """The rule sets scriptforge knows, by the id a --game option takes: Blood on the Clocktower,
-played from scripts of characters (scriptforge.database), and the other games, each its whole
-rule set at once (scriptforge.games). Kept apart from the games' loader so that a command that
+played from scripts of characters (scriptforge.db.database), and the other games, each its whole
+rule set at once (scriptforge.db.games). Kept apart from the games' loader so that a command that
 only names a rule set does not load it."""
 
 from dataclasses import dataclass
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class RuleSet:
     """A rule set the database holds. BotC is played from scripts of characters (the character
-    database of scriptforge.database: sheets, night sheets and almanacs of a script); each other
-    game is its whole rule set at once (data/games/<id>, loaded by scriptforge.games: one sheet, one night sheet)."""
+    database of scriptforge.db.database: sheets, night sheets and almanacs of a script); each other
+    game is its whole rule set at once (data/games/<id>, loaded by scriptforge.db.games: one sheet, one night sheet)."""
 
     id: str
     from_scripts: bool

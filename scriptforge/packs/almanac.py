@@ -20,16 +20,16 @@ from pathlib import Path
 import re
 from typing import NoReturn
 
-from scriptforge.datafiles import validate
-from scriptforge.errors import InputError
-from scriptforge.fileio import dump_json, dump_yaml, locked, refuse_to_overwrite, write_files
-from scriptforge.userfiles import check_option, read_text, read_yaml
-from scriptforge.glossary import apply_glossary
-from scriptforge.languages import official
-from scriptforge.model import NIGHTS, PAGE_FIELDS, Texts
-from scriptforge.ids import name_key, normalize_id
-from scriptforge.findings import short
-from scriptforge.character_json import character_object
+from scriptforge.io.datafiles import validate
+from scriptforge.io.errors import InputError
+from scriptforge.io.fileio import dump_json, dump_yaml, locked, refuse_to_overwrite, write_files
+from scriptforge.io.userfiles import check_option, read_text, read_yaml
+from scriptforge.model.glossary import apply_glossary
+from scriptforge.model.languages import official
+from scriptforge.model.records import NIGHTS, PAGE_FIELDS, Texts
+from scriptforge.model.ids import name_key, normalize_id
+from scriptforge.model.findings import short
+from scriptforge.model.character_json import character_object
 
 TEAM_WORDS = {
     "townsfolk": "townsfolk", "outsider": "outsider", "outsiders": "outsider", "minion": "minion",

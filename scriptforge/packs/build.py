@@ -1,7 +1,7 @@
 """Turning the official data files into a pack's files: recognising and checking each file
 (roles.json, nightsheet.json, jinxes.json, a translation file game/<code>.json), then the pack's
 characters, night lists, jinxes and every text of every language, each left-out part one warning
-saying what and why. Nothing here writes a file: `scriptforge.packs.store` does.
+saying what and why. Nothing here writes a file: `scriptforge.db.pack_store` does.
 
 Packs are made on the user's machine from files the user has; none ships with scriptforge.
 """
@@ -14,17 +14,17 @@ from pathlib import Path
 import re
 from typing import Any
 
-from scriptforge.datafiles import read_yaml, schema_path
-from scriptforge.errors import InputError
-from scriptforge.languages import codes, official
-from scriptforge.ids import NIGHT_STEPS, name_key, normalize_id, place, token_id
-from scriptforge.model import NIGHT, NIGHT_TABLE, NIGHTS
-from scriptforge.packs.sources import record_sources
-from scriptforge.packs.store import NAME_PATTERN, Manifest, SourceFile
-from scriptforge.userfiles import decode, parse_json, read_bytes
+from scriptforge.io.datafiles import read_yaml, schema_path
+from scriptforge.io.errors import InputError, place
+from scriptforge.model.languages import codes, official
+from scriptforge.model.ids import NIGHT_STEPS, name_key, normalize_id, token_id
+from scriptforge.model.records import NIGHT, NIGHT_TABLE, NIGHTS
+from scriptforge.db.pack_sources import record_sources
+from scriptforge.db.pack_store import NAME_PATTERN, Manifest, SourceFile
+from scriptforge.io.userfiles import decode, parse_json, read_bytes
 from scriptforge.rules.brackets import read_brackets, selection_marks
-from scriptforge.findings import short
-from scriptforge.paths import DATA_DIR
+from scriptforge.model.findings import short
+from scriptforge.io.paths import DATA_DIR
 
 KINDS = ("roles", "nightsheet", "jinxes", "translation")
 STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demon Info", "dawn": "Dawn"}
@@ -129,7 +129,7 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     names in brackets and ids the pack does not define. `check_ids=False` keeps jinxes between
     characters neither defines (for comparing jinx files on their own). `previous` (the files of
     the pack this one replaces) carries over the English each unchanged translation was made from
-    (`scriptforge.packs.sources`)."""
+    (`scriptforge.db.pack_sources`)."""
     if not NAME_PATTERN.fullmatch(name or ""):
         raise InputError(f"pack name '{name}' must be letters, digits, '.', '_' or '-' (at most 64)")
     by_kind: dict[tuple[str, str | None], Source] = {}

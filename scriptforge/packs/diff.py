@@ -7,12 +7,12 @@ import difflib
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from scriptforge.errors import InputError
-from scriptforge.ids import text_hash
-from scriptforge.languages import official
-from scriptforge.model import NIGHT_REMINDER_FIELDS, NIGHTS
+from scriptforge.io.errors import InputError
+from scriptforge.model.ids import text_hash
+from scriptforge.model.languages import official
+from scriptforge.model.records import NIGHT_REMINDER_FIELDS, NIGHTS
 from scriptforge.packs.build import build_pack, read_source
-from scriptforge.packs.store import MANIFEST, read_pack
+from scriptforge.db.pack_store import MANIFEST, read_pack
 
 _TEXT_FIELDS = ("name", "ability", "flavor")
 _FACT_FIELDS = ("team", "edition", "setup")

@@ -38,7 +38,6 @@ from typing import Any, Callable, ContextManager, Iterable, Sequence
 import urllib.parse
 import warnings
 from scriptforge import __version__
-
 ICONS_URL = "https://release.botc.app/resources/characters/"
 FOLDER = "icons"  # inside the pack
 MANIFEST = f"{FOLDER}/manifest.json"

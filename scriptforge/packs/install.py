@@ -17,16 +17,16 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 import urllib.parse
 
-from scriptforge.database import load_database
-from scriptforge.errors import DataError, InputError
-from scriptforge.fileio import locked
-from scriptforge.icons import ICONS_URL, IconUpdate, carried_over, update_icons
-from scriptforge.languages import codes, default, get as get_language, official
-from scriptforge.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
+from scriptforge.db.database import load_database
+from scriptforge.io.errors import DataError, InputError
+from scriptforge.io.fileio import locked
+from scriptforge.packs.icons import ICONS_URL, IconUpdate, carried_over, update_icons
+from scriptforge.model.languages import codes, default, get as get_language, official
+from scriptforge.io.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
 from scriptforge.packs.build import PackBuild, Source, build_pack, parse_source, read_source
 from scriptforge.packs.diff import PackDiff, diff_packs
-from scriptforge.packs.sources import drop_stale
-from scriptforge.packs.store import MANIFEST, OFFICIAL, packs_dir, read_manifest, read_pack, write_pack
+from scriptforge.db.pack_sources import drop_stale
+from scriptforge.db.pack_store import MANIFEST, OFFICIAL, packs_dir, read_manifest, read_pack, write_pack
 
 OFFICIAL_URL = "https://release.botc.app/resources/data/"
 TRANSLATIONS_URL = "https://raw.githubusercontent.com/ThePandemoniumInstitute/botc-translations/main/"
@@ -74,7 +74,7 @@ def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
     """The body of `url` (at most MAX_BYTES, within `timeout` seconds); InputError naming the URL
     (exit code 2) on any failure."""
     # deferred: start-up time
-    from scriptforge.fetch import FetchFailed, fetch_url
+    from scriptforge.io.fetch import FetchFailed, fetch_url
 
     try:
         return fetch_url(url, max_bytes=MAX_BYTES, timeout=timeout)[0]
@@ -161,7 +161,7 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     `keep` (the default: it prints, marked as an old translation; the official app shows the same
     text, and a reworded rule is usually still close) or `english` (it is left out of the pack, so
     the English prints instead, marked as a fallback). With `icons`, the character icons too
-    (`scriptforge.icons`: from `icons_url`, or `from_dir/icons/`; `icon_bar(total)` is the progress
+    (`scriptforge.packs.icons`: from `icons_url`, or `from_dir/icons/`; `icon_bar(total)` is the progress
     bar); without, the installed pack's icons are kept."""
     target = Path(target) if target else packs_dir() / OFFICIAL
     installed = installed_languages(target)

@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scriptforge.analysis import Analysis
-from scriptforge.describe import effect_text
-from scriptforge.languages import default, split_pair, translation_source
-from scriptforge.model import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
+from scriptforge.scripts.analysis import Analysis
+from scriptforge.model.describe import effect_text
+from scriptforge.model.languages import default, split_pair, translation_source
+from scriptforge.model.records import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Footer, Icon, PrintOptions, SheetView, labels_for, make_view
 
 TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)

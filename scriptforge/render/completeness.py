@@ -11,9 +11,9 @@ from a PDF (whitespace, line breaks and the invisible word joiners do not count)
 from dataclasses import dataclass
 import re
 
-from scriptforge.analysis import Analysis
-from scriptforge.languages import split_pair
-from scriptforge.markup import TEXT_GLYPH, to_text
+from scriptforge.scripts.analysis import Analysis
+from scriptforge.model.languages import split_pair
+from scriptforge.model.markup import TEXT_GLYPH, to_text
 
 KINDS = ("character", "jinx", "rule")
 _INVISIBLE = re.compile("[\\s\u2060\u200b\u00ad\ufffe]+")

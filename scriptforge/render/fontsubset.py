@@ -13,7 +13,7 @@ composite glyph); the caller then uses WeasyPrint's own subsetting.
 
 import struct
 
-from scriptforge.paths import PACKAGE_DIR
+from scriptforge.io.paths import PACKAGE_DIR
 
 KEEP_TABLES = ("head", "hhea", "maxp", "OS/2", "hmtx", "cmap", "name")
 _bundled: dict[int, list[bytes]] | None = None

@@ -16,9 +16,9 @@ sheets are references, not one-page handouts), and a table row is never split ac
 
 from dataclasses import dataclass, field
 
-from scriptforge.describe import ability_conditions
-from scriptforge.games import GameDatabase, Role
-from scriptforge.languages import default, split_pair
+from scriptforge.model.describe import ability_conditions
+from scriptforge.db.games import GameDatabase, Role
+from scriptforge.model.languages import default, split_pair
 from scriptforge.render.measure import NameColumn, name_column
 from scriptforge.render.views import Icon
 

@@ -17,9 +17,9 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from scriptforge.errors import ScriptforgeError
-from scriptforge.fileio import atomic_write_bytes, is_special, refuse_to_overwrite
-from scriptforge.userfiles import file_key, reserved_name
+from scriptforge.io.errors import ScriptforgeError
+from scriptforge.io.fileio import atomic_write_bytes, is_special, refuse_to_overwrite
+from scriptforge.io.userfiles import file_key, reserved_name
 
 if TYPE_CHECKING:
     from scriptforge.render.writing import Rendered

@@ -20,7 +20,7 @@ ICON_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg")  # pictures in an --i
 class Pictures:
     def __init__(self, urls: UrlPolicy, packs: Sequence[Path] = ()):
         self.urls = urls
-        self.packs = tuple(packs)  # data packs whose character icons are used (scriptforge.icons)
+        self.packs = tuple(packs)  # data packs whose character icons are used (scriptforge.packs.icons)
         self._pack_icon_urls: dict[str, str | None] = {}  # a cache: the same answer every time
 
     def icon_file(self, character_id: str) -> Path | None:
@@ -37,7 +37,7 @@ class Pictures:
         """The data: URL of a character's icon in the packs (``icons.icon_for``), read once."""
         if character_id not in self._pack_icon_urls:
             # deferred: start-up time
-            from scriptforge.icons import icon_for
+            from scriptforge.packs.icons import icon_for
 
             path = icon_for(character_id, self.packs) if self.packs else None
             try:

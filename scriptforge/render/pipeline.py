@@ -12,21 +12,21 @@ from pathlib import Path
 import shutil
 from typing import TYPE_CHECKING, Any, Callable
 
-from scriptforge.analysis import analyse
-from scriptforge.batch import Failure, attempt, can_fork
-from scriptforge.errors import InputError
-from scriptforge.languages import default
+from scriptforge.scripts.analysis import analyse
+from scriptforge.io.batch import Failure, attempt, can_fork
+from scriptforge.io.errors import InputError
+from scriptforge.model.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.typefaces import require_printable
 from scriptforge.render.views import PrintOptions, make_view
-from scriptforge.rule_sets import SCRIPTED_GAME
-from scriptforge.script_schema import length_findings
-from scriptforge.script import Script, read_script, refuse_unknown
-from scriptforge.userfiles import reserved_name
+from scriptforge.model.rule_sets import SCRIPTED_GAME
+from scriptforge.scripts.schema import length_findings
+from scriptforge.scripts.script import Script, read_script, refuse_unknown
+from scriptforge.io.userfiles import reserved_name
 
 if TYPE_CHECKING:
-    from scriptforge.database import Database
+    from scriptforge.db.database import Database
 
 
 @dataclass
@@ -38,7 +38,7 @@ class BuildResult:
     written: list[Path] = field(default_factory=list)
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
-    analysis: Any = None  # the script's Analysis, with build(keep_analysis=True) (scriptforge.watch)
+    analysis: Any = None  # the script's Analysis, with build(keep_analysis=True) (scriptforge.render.watch)
 
 
 def script_files(paths) -> list[Path]:
@@ -134,7 +134,7 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
               done: Callable[[BuildResult | Failure], None] = lambda result: None,
               builder: "Callable[..., BuildResult] | None" = None, **options) -> list[BuildResult | Failure]:
     """`build` (or `builder`: `build_tokens`) every script in `paths`; the results in input order,
-    a `Failure` for each script that could not be built (the batch goes on: see scriptforge.batch);
+    a `Failure` for each script that could not be built (the batch goes on: see scriptforge.io.batch);
     `done` is called after each.
 
     With ``jobs`` > 1 (and where processes can be forked) the first script is built here, which
@@ -262,7 +262,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     (sizes, bleed, mirror)."""
     # deferred: start-up time
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
-    from scriptforge.tokens import token_set
+    from scriptforge.scripts.tokens import token_set
 
     require_printable(lang, system_fonts=renderer.system_fonts)
     script = read_printable_script(script_path, db)
@@ -287,7 +287,7 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
     # deferred: start-up time
-    from scriptforge.games import load_game
+    from scriptforge.db.games import load_game
     from scriptforge.render.game_views import game_view
 
     if scripts:

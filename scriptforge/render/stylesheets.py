@@ -30,8 +30,8 @@ import sys
 import types
 from typing import Any
 
-from scriptforge.fileio import read_cache_bytes, write_cache_bytes
-from scriptforge.paths import cache_dir
+from scriptforge.io.fileio import read_cache_bytes, write_cache_bytes
+from scriptforge.io.paths import cache_dir
 
 FORMAT = 1  # of a cache entry: raise it when what is kept changes
 

@@ -12,8 +12,8 @@ The choice (`--system-fonts` / `--no-system-fonts` on every printing command) is
 
 from collections.abc import Iterable
 
-from scriptforge.errors import InputError
-from scriptforge.languages import registry, system_of
+from scriptforge.io.errors import InputError
+from scriptforge.model.languages import registry, system_of
 
 Choice = bool | None
 

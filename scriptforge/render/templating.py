@@ -15,8 +15,8 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
-from scriptforge.model import TEAM_COLOURS
-from scriptforge.paths import TEMPLATES_DIR, cache_dir
+from scriptforge.model.records import TEAM_COLOURS
+from scriptforge.io.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.pages import PAPER
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, css_string
 from scriptforge.render.weasy import FONTS_DIR, parsed_css
@@ -56,7 +56,7 @@ class Templates:
 
     def __init__(self) -> None:
         # deferred: start-up time
-        from scriptforge.markup import to_html
+        from scriptforge.model.markup import to_html
 
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),

@@ -22,15 +22,15 @@ from dataclasses import dataclass, field
 import math
 from pathlib import Path
 
-from scriptforge.analysis import Analysis
-from scriptforge.errors import InputError
-from scriptforge.ids import token_id
-from scriptforge.languages import fallback_chain, split_pair
-from scriptforge.model import TEAMS, Character
+from scriptforge.scripts.analysis import Analysis
+from scriptforge.io.errors import InputError
+from scriptforge.model.ids import token_id
+from scriptforge.model.languages import fallback_chain, split_pair
+from scriptforge.model.records import TEAMS, Character
 from scriptforge.render.measure import width_em
 from scriptforge.render.token_layout import PRINTABLE_MARGIN_MM, Kind, Placed, area, layout
 from scriptforge.render.views import TEAM_COLOURS, Icon, byline, icon_for, labels_for
-from scriptforge.tokens import ReminderToken, TokenSet
+from scriptforge.scripts.tokens import ReminderToken, TokenSet
 from scriptforge.render.token_layout import TICK_LENGTH_MM, TICK_OFFSET_MM
 
 SIZES = {"44/25": (44.0, 25.0), "38/19": (38.0, 19.0)}  # the two community sizes (character/reminder, mm)

@@ -19,10 +19,10 @@ from pathlib import Path
 import unicodedata
 from typing import Any
 
-from scriptforge.errors import InputError
+from scriptforge.io.errors import InputError
 from scriptforge.render.system_fonts import Choice, bundled_only_refusal
 from scriptforge.render.weasy import FONTS_DIR, import_weasyprint, only_bundled_fonts
-from scriptforge.languages import font_packages, get, shown, unprintable_letters
+from scriptforge.model.languages import font_packages, get, shown, unprintable_letters
 
 FONT_FAMILY = "Scriptforge Sans"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}

@@ -44,7 +44,7 @@ class UrlPolicy:
     def __init__(self, *, allow_network: bool = False, icons_dir: Path | None = None,
                  fetch_seconds: float = FETCH_SECONDS):
         # deferred: start-up time
-        from scriptforge.fetch import Budget
+        from scriptforge.io.fetch import Budget
 
         self.allow_network = allow_network
         self.icons_dir = Path(icons_dir).resolve() if icons_dir else None
@@ -84,15 +84,14 @@ class UrlPolicy:
     def _remote(self, url: str) -> tuple[bytes, str]:
         """A remote image from the user cache, else (with --allow-network) fetched and cached."""
         # deferred: start-up time
-        from scriptforge import imagecache
-
+        from scriptforge.io import imagecache
         cached = imagecache.lookup(url)
         if cached is not None and not (self.allow_network and cached.stale):
             return cached.data, cached.mime
         if not self.allow_network:
             raise NotFetched(f"{url}: network access is off (use --allow-network)")
         # deferred: start-up time
-        from scriptforge.fetch import FetchFailed, fetch_url
+        from scriptforge.io.fetch import FetchFailed, fetch_url
 
         try:
             data, mime = fetch_url(url, max_bytes=MAX_IMAGE_BYTES, timeout=self.fetch_seconds, budget=self.budget)

@@ -13,16 +13,16 @@ import re
 import markupsafe
 
 from scriptforge import __version__
-from scriptforge.analysis import Analysis
-from scriptforge.describe import setup_cell
-from scriptforge.languages import char_class, default, split_pair, uses
-from scriptforge.model import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character, \
+from scriptforge.scripts.analysis import Analysis
+from scriptforge.model.describe import setup_cell
+from scriptforge.model.languages import char_class, default, split_pair, uses
+from scriptforge.model.records import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS, PLAYER_TEAMS, TEAM_COLOURS, TEAMS, Character, \
     pick_text_lang
-from scriptforge.packs.sources import stale_units
-from scriptforge.packs.store import OFFICIAL
+from scriptforge.db.pack_sources import stale_units
+from scriptforge.db.pack_store import OFFICIAL
 from scriptforge.render.measure import NameColumn, name_column
 from scriptforge.rules.script_kind import is_teensyville
-from scriptforge.script import Script
+from scriptforge.scripts.script import Script
 
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
@@ -395,7 +395,7 @@ def lang_tag(code: str | None, page_lang: str) -> str | None:
 
 
 def stale_tag(db, page_lang: str) -> str:
-    """The tag of an official translation older than its English (see scriptforge.packs.sources)."""
+    """The tag of an official translation older than its English (see scriptforge.db.pack_sources)."""
     return str(db.word(page_lang, "labels", "stale_tag") or "old")
 
 

@@ -20,10 +20,10 @@ from pathlib import Path
 import time
 from typing import Any
 
-from scriptforge.batch import attempt, Failure
-from scriptforge.errors import InputError, ScriptforgeError
+from scriptforge.io.batch import attempt, Failure
+from scriptforge.io.errors import InputError, ScriptforgeError
 from scriptforge.render.outputs import STDOUT, written_lines
-from scriptforge.findings import Selection
+from scriptforge.model.findings import Selection
 
 POLL_SECONDS = 0.02  # how often the files are looked at (a few stat calls: no measurable CPU)
 
@@ -67,7 +67,7 @@ class Watch:
             mine = {p: s for p, s in stamp.items() if p.parent == self.homebrew and p.suffix in (".yaml", ".yml")}
             if mine != self._homebrew_stamp:
                 # deferred: start-up time
-                from scriptforge.homebrew import with_homebrew
+                from scriptforge.scripts.homebrew import with_homebrew
 
                 self._db = with_homebrew(self._base, self.homebrew)
                 self._homebrew_stamp = mine
@@ -76,8 +76,8 @@ class Watch:
     def render(self, stamp: Stamp) -> list[str]:
         """Render once; the lines to print (what was written and how the findings moved, or the error)."""
         # deferred: start-up time
-        from scriptforge.edit import change_between
-        from scriptforge.pipeline import build
+        from scriptforge.scripts.edit import change_between
+        from scriptforge.render.pipeline import build
 
         start = time.perf_counter()
         enabled = gc.isenabled()

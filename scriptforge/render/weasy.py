@@ -61,9 +61,9 @@ import threading
 import types
 from typing import Any
 
-from scriptforge.errors import ScriptforgeError
-from scriptforge.fileio import read_cache_text, write_cache_text
-from scriptforge.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
+from scriptforge.io.errors import ScriptforgeError
+from scriptforge.io.fileio import read_cache_text, write_cache_text
+from scriptforge.io.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
 
 FONTS_DIR = PACKAGE_DIR / "fonts"
 UA_STYLESHEET = TEMPLATES_DIR / "ua.css"

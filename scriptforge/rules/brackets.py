@@ -10,7 +10,7 @@ import functools
 import re
 from typing import Any
 
-from scriptforge.model import SetupEffect
+from scriptforge.model.records import SetupEffect
 
 
 class _Pattern:

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 import re
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.ids import normalize_id
-from scriptforge.languages import codes, detect
-from scriptforge.model import pick_text
-from scriptforge.findings import Finding, finding, short
+from scriptforge.model.ids import normalize_id
+from scriptforge.model.languages import codes, detect
+from scriptforge.model.records import pick_text
+from scriptforge.model.findings import Finding, finding, short
 
 if TYPE_CHECKING:
-    from scriptforge.database import Database
-    from scriptforge.script import Script
+    from scriptforge.db.database import Database
+    from scriptforge.scripts.script import Script
 
 
 @dataclass(frozen=True)

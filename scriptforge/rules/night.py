@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.model import NIGHT, NIGHTS, Character, NightStep, pick_text_lang
-from scriptforge.ids import NIGHT_STEPS, normalize_id
-from scriptforge.findings import Finding, finding
+from scriptforge.model.records import NIGHT, NIGHTS, Character, NightStep, pick_text_lang
+from scriptforge.model.ids import NIGHT_STEPS, normalize_id
+from scriptforge.model.findings import Finding, finding
 
 if TYPE_CHECKING:
-    from scriptforge.database import Database
-    from scriptforge.script import Script
+    from scriptforge.db.database import Database
+    from scriptforge.scripts.script import Script
 
 _LEGACY_STEPS = {"dusk": "dusk", "dawn": "dawn", "minion": "minioninfo", "minioninfo": "minioninfo",
                  "demon": "demoninfo", "demoninfo": "demoninfo"}

@@ -12,11 +12,11 @@ from bisect import bisect_right
 import re
 from typing import TYPE_CHECKING
 
-from scriptforge.languages import official
-from scriptforge.model import TEAMS, Character
+from scriptforge.model.languages import official
+from scriptforge.model.records import TEAMS, Character
 
 if TYPE_CHECKING:
-    from scriptforge.script import Script
+    from scriptforge.scripts.script import Script
 
 PREFIXES = (
     "You start knowing", "At night", "Each dusk*", "Each night", "Each night*", "Each day",

@@ -4,7 +4,7 @@
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scriptforge.model import PLAYER_TEAMS, Character
+from scriptforge.model.records import PLAYER_TEAMS, Character
 
 # The official script tool (FACTS.md 9) treats Teensyville as a script type of its own; the
 # script format has no key for it, so a `_meta` boolean `teensyville` (unknown `_meta` keys pass

@@ -39,10 +39,10 @@ from itertools import combinations, product
 from math import comb, prod
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.model import PLAYER_TEAMS, Character, SetupEffect
+from scriptforge.model.records import PLAYER_TEAMS, Character, SetupEffect
 
 if TYPE_CHECKING:
-    from scriptforge.database import Database
+    from scriptforge.db.database import Database
 
 PLAYER_COUNTS = tuple(range(5, 16))
 MAX_PLAYERS = PLAYER_COUNTS[-1]

@@ -5,18 +5,18 @@ order (the reading, schema and length findings come before them, from `script` a
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.languages import official
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS
-from scriptforge.findings import Finding, finding, short
+from scriptforge.model.languages import official
+from scriptforge.model.records import COUNT_KEYS, PLAYER_TEAMS, TEAMS
+from scriptforge.model.findings import Finding, finding, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes, unknown_jinxes
 from scriptforge.rules.night import missing_from_meta
 from scriptforge.rules.setup import MAX_CLASS_STATES, MAX_SELECTIONS, SetupRow
 
 if TYPE_CHECKING:
-    from scriptforge.analysis import Analysis
-    from scriptforge.model import SetupEffect
-    from scriptforge.database import Database
-    from scriptforge.script import Script
+    from scriptforge.scripts.analysis import Analysis
+    from scriptforge.model.records import SetupEffect
+    from scriptforge.db.database import Database
+    from scriptforge.scripts.script import Script
 
 
 
@@ -73,7 +73,7 @@ def count_findings(script: "Script", table: Sequence[SetupRow], db: "Database") 
     option a setup character cannot take (`setup-forced-choice`). Every one comes from the
     table's own verdict (SetupRow.gaps, .unusable, .forced), so `setup` and `validate` agree."""
     # deferred: start-up time
-    from scriptforge.describe import count_phrase, option_phrase
+    from scriptforge.model.describe import count_phrase, option_phrase
 
     counts = team_counts(script)
     out = [finding("team-counts", ", ".join(count_phrase(n, t, db, official()) for t, n in counts.items() if n)
@@ -155,7 +155,7 @@ def advice_findings(script: "Script", db: "Database") -> list[Finding]:
     the usual size for the script's kind (standard or Teensyville; data/setup.yaml), no
     character that changes the Outsider count, more characters than one sheet holds."""
     # deferred: start-up time
-    from scriptforge.describe import count_phrase
+    from scriptforge.model.describe import count_phrase
     from scriptforge.rules.script_kind import is_teensyville
 
     advice = db.script_advice

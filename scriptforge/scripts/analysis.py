@@ -17,15 +17,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.database import Database
-from scriptforge.model import Character
-from scriptforge.errors import InputError
-from scriptforge.findings import Finding, Selection, finding, has_errors
+from scriptforge.db.database import Database
+from scriptforge.model.records import Character
+from scriptforge.io.errors import InputError
+from scriptforge.model.findings import Finding, Selection, finding, has_errors
 from scriptforge.rules.jinxes import ScriptJinxes, script_jinxes
 from scriptforge.rules.night import NightOrder, night_order
 from scriptforge.rules.order import sheet_order
-from scriptforge.script import Script, read_script, script_from_data
-from scriptforge.script_schema import length_findings, schema_findings
+from scriptforge.scripts.script import Script, read_script, script_from_data
+from scriptforge.scripts.schema import length_findings, schema_findings
 
 # The setup model and the script checks are imported where they are asked for: a sheet without
 # a back page, built without findings, uses neither.
@@ -133,11 +133,11 @@ def validate_files(sources: Iterable[str | Path], db: Database,
     so that a caller can print it and let it go: checking 10,000 files holds one at a time. A
     folder stands for its *.json files (sorted). `chosen` (--select / --ignore) applies to the
     findings of the files that could be read. With ``jobs`` > 1 the files are checked by that many
-    forked processes (scriptforge.batch.forked_map), in order, and the reports carry no analysis."""
+    forked processes (scriptforge.io.batch.forked_map), in order, and the reports carry no analysis."""
     # deferred: start-up time
     import gc
 
-    from scriptforge.batch import forked_map
+    from scriptforge.io.batch import forked_map
 
     # The cyclic collector: the loaded database and modules (a few hundred thousand objects)
     # are kept out of its full passes, and it does not run while a file is checked (the setup

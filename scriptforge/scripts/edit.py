@@ -18,15 +18,15 @@ from pathlib import Path
 import re
 from typing import Any
 
-from scriptforge.database import Database
-from scriptforge.model import NIGHT_TABLE
-from scriptforge.languages import official
-from scriptforge.errors import InputError, NotFoundError, ScriptforgeError
-from scriptforge.fileio import atomic_write_text, locked
-from scriptforge.userfiles import assert_writable, check_option, read_text
-from scriptforge.analysis import Analysis, analyse
-from scriptforge.findings import Selection, count
-from scriptforge.script import Script, parse_script, script_from_data
+from scriptforge.db.database import Database
+from scriptforge.model.records import NIGHT_TABLE
+from scriptforge.model.languages import official
+from scriptforge.io.errors import InputError, NotFoundError, ScriptforgeError
+from scriptforge.io.fileio import atomic_write_text, locked
+from scriptforge.io.userfiles import assert_writable, check_option, read_text
+from scriptforge.scripts.analysis import Analysis, analyse
+from scriptforge.model.findings import Selection, count
+from scriptforge.scripts.script import Script, parse_script, script_from_data
 
 META_KEYS = ("name", "author", "logo", "almanac", "bootlegger")
 _QUIET_CODES = {"team-counts"}
@@ -295,7 +295,7 @@ def set_meta(path, db: Database, **values) -> Change:
 def _resolve_additions(sf: ScriptFile, script: Script, db: Database, names, lang):
     """[(index to replace or None to append, entry)], done and notes; raises before any change."""
     # deferred: start-up time
-    from scriptforge.homebrew import is_homebrew_file, read_homebrew, script_object
+    from scriptforge.scripts.homebrew import is_homebrew_file, read_homebrew, script_object
 
     entries: list[tuple[int | None, dict[str, Any] | str]] = []
     done: list[str] = []

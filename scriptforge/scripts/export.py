@@ -17,12 +17,12 @@ the chosen language falls back to the other language, with a warning. `_meta` is
 
 from dataclasses import dataclass, field
 
-from scriptforge.analysis import Analysis
-from scriptforge.languages import default, fallback_chain
-from scriptforge.model import NIGHTS, Texts
-from scriptforge.character_json import ITEM_LIMITS, character_object, overlong_entry
-from scriptforge.official import official_facts
-from scriptforge.findings import Finding, finding
+from scriptforge.scripts.analysis import Analysis
+from scriptforge.model.languages import default, fallback_chain
+from scriptforge.model.records import NIGHTS, Texts
+from scriptforge.model.character_json import ITEM_LIMITS, character_object, overlong_entry
+from scriptforge.db.official import official_facts
+from scriptforge.model.findings import Finding, finding
 
 
 

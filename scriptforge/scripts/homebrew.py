@@ -11,13 +11,13 @@ writes one as a full character object of the official script format.
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scriptforge.database import Database
-from scriptforge.datafiles import line_of, validate
-from scriptforge.errors import DataError, InputError, ScriptforgeError
-from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
-from scriptforge.character_json import character_object
+from scriptforge.db.database import Database
+from scriptforge.io.datafiles import line_of, validate
+from scriptforge.io.errors import DataError, InputError, ScriptforgeError
+from scriptforge.model.records import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
+from scriptforge.model.character_json import character_object
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.userfiles import read_yaml
+from scriptforge.io.userfiles import read_yaml
 
 _TEXT_FIELDS = (*TEXT_FIELDS, "aliases")
 

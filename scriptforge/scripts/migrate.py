@@ -24,13 +24,13 @@ import json
 import re
 from typing import Any
 
-from scriptforge.glossary import apply_glossary, terms_for, variant_pattern
-from scriptforge.ids import normalize_id
-from scriptforge.languages import detect, official
-from scriptforge.official import official_facts
+from scriptforge.model.glossary import apply_glossary, terms_for, variant_pattern
+from scriptforge.model.ids import normalize_id
+from scriptforge.model.languages import detect, official
+from scriptforge.db.official import official_facts
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.errors import InputError
-from scriptforge.model import Character
+from scriptforge.io.errors import InputError
+from scriptforge.model.records import Character
 
 #: official object keys that hold text -> the glossary kind of that text
 TEXT_KINDS = {"ability": "ability", "flavor": "flavor", "firstNightReminder": "night",

@@ -11,11 +11,11 @@ from functools import cache
 import json
 from typing import Any
 
-from scriptforge.character_json import overlong
-from scriptforge.findings import Finding, finding, short
-from scriptforge.ids import json_pointer
-from scriptforge.paths import SCHEMAS_DIR
-from scriptforge.datafiles import compiled_check
+from scriptforge.model.character_json import overlong
+from scriptforge.model.findings import Finding, finding, short
+from scriptforge.io.errors import json_pointer
+from scriptforge.io.paths import SCHEMAS_DIR
+from scriptforge.io.datafiles import compiled_check
 
 SCRIPT_SCHEMA = SCHEMAS_DIR / "script.schema.json"
 MAX_SCHEMA_FINDINGS = 50

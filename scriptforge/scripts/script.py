@@ -11,15 +11,15 @@ from pathlib import Path
 import re
 from typing import Any
 
-from scriptforge.database import Database
-from scriptforge.errors import InputError, UnknownCharactersError
-from scriptforge.languages import detect
-from scriptforge.model import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
-from scriptforge.userfiles import parse_json, read_text
-from scriptforge.ids import normalize_id, without_locale
-from scriptforge.official import PACK_UPDATE, official_facts
+from scriptforge.db.database import Database
+from scriptforge.io.errors import InputError, UnknownCharactersError
+from scriptforge.model.languages import detect
+from scriptforge.model.records import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
+from scriptforge.io.userfiles import parse_json, read_text
+from scriptforge.model.ids import normalize_id, without_locale
+from scriptforge.db.official import PACK_UPDATE, official_facts
 from scriptforge.rules.brackets import read_brackets, selection_marks, with_marks
-from scriptforge.findings import Finding, finding, short
+from scriptforge.model.findings import Finding, finding, short
 
 _TEXT_KEYS = {official: ours for ours, official in OFFICIAL_TEXT_KEYS.items()}  # official key -> our field
 

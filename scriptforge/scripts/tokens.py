@@ -16,10 +16,10 @@ tokens follow their characters.
 
 from dataclasses import dataclass, field
 
-from scriptforge.analysis import Analysis
-from scriptforge.errors import InputError
-from scriptforge.model import TEAMS, Character
-from scriptforge.ids import normalize_id
+from scriptforge.scripts.analysis import Analysis
+from scriptforge.io.errors import InputError
+from scriptforge.model.records import TEAMS, Character
+from scriptforge.model.ids import normalize_id
 
 #: The editions of the boxed game, in the box's order (the `edition` ids of the official data).
 BOXED_EDITIONS = ("tb", "bmr", "snv")

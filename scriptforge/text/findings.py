@@ -3,9 +3,18 @@ then the verdict; a code's entry from its docs page."""
 
 from collections.abc import Sequence
 
-from scriptforge.errors import ScriptforgeError
-from scriptforge.findings import DOMAINS, Finding, all_codes, count, has_errors
-from scriptforge.paths import DOCS_DIR
+from scriptforge.io.errors import ScriptforgeError
+from scriptforge.model.findings import DOMAINS, REGISTRY, Finding, FindingCode, count, has_errors
+from scriptforge.io.paths import DOCS_DIR
+
+
+def all_codes() -> dict[str, FindingCode]:
+    """Every code of the registry, the translation checks' included: `l10n.checks` registers them
+    as it loads."""
+    # deferred: start-up time (validate and explain CODE need no translation check)
+    from scriptforge.l10n import checks
+
+    return {**REGISTRY, **{code: REGISTRY[code] for code in checks.REGISTRY}}
 
 
 def finding_line(f: Finding, source: str | None = None) -> str:

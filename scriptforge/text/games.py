@@ -3,11 +3,11 @@ Werewolf, Mafia): the records of `--format json` and the text for people."""
 
 import json
 
-from scriptforge.describe import ability_conditions, role_conditions
-from scriptforge.errors import DataError, InputError
-from scriptforge.findings import finding
-from scriptforge.games import GameDatabase, Role, RoleTexts, Step, StepTexts, load_game
-from scriptforge.languages import shown, translation_source
+from scriptforge.model.describe import ability_conditions, role_conditions
+from scriptforge.io.errors import DataError, InputError
+from scriptforge.model.findings import finding
+from scriptforge.db.games import GameDatabase, Role, RoleTexts, Step, StepTexts, load_game
+from scriptforge.model.languages import shown, translation_source
 
 
 def list_rows(gdb: GameDatabase, lang: str) -> list[dict]:

@@ -1,16 +1,16 @@
 """Text output of the translator tools, for people: `l10n status`, `l10n diff` (side by side,
 and against an official translation file) and `l10n terms` (and its JSON records)."""
 
-from scriptforge.rule_sets import SCRIPTED_GAME, scripted
+from scriptforge.model.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.l10n.diff import KINDS
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI
 from scriptforge.l10n.usage import Usage
-from scriptforge.languages import codes
+from scriptforge.model.languages import codes
 
 
 def _layer_name(name: str) -> str:
     # deferred: start-up time
-    from scriptforge.translations import NAME
+    from scriptforge.db.translations import NAME
 
     return {BUILT_IN: f"{BUILT_IN} (built-in)", NAME: f"{NAME} (your own)"}.get(name, f"{name} (pack)")
 

@@ -2,7 +2,7 @@
 
 from typing import Sequence
 
-from scriptforge.batch import failures_of
+from scriptforge.io.batch import failures_of
 
 
 def failure_lines(results: Sequence[object]) -> list[str]:

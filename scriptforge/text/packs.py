@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scriptforge.findings import short
-from scriptforge.markup import to_text
-from scriptforge.packs.store import InstalledPack, Manifest
+from scriptforge.model.findings import short
+from scriptforge.model.markup import to_text
+from scriptforge.db.pack_store import InstalledPack, Manifest
 
 if TYPE_CHECKING:  # `pack list` loads neither the diff nor the installer
     from scriptforge.packs.diff import PackDiff

@@ -1,11 +1,11 @@
 """What the reference commands show: characters as JSON-ready dicts and as text for people."""
 
-from scriptforge.database import Database
-from scriptforge.describe import setup_description
-from scriptforge.languages import shown
-from scriptforge.markup import to_text
-from scriptforge.model import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character, pick_text_lang
-from scriptforge.findings import finding
+from scriptforge.db.database import Database
+from scriptforge.model.describe import setup_description
+from scriptforge.model.languages import shown
+from scriptforge.model.markup import to_text
+from scriptforge.model.records import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character, pick_text_lang
+from scriptforge.model.findings import finding
 
 
 def languages(choice: str) -> tuple[str, ...]:

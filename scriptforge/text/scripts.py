@@ -5,20 +5,20 @@ from dataclasses import dataclass
 import json
 from typing import TYPE_CHECKING
 
-from scriptforge.describe import count_phrase, effect_text, joined, option_phrase, setup_cell
-from scriptforge.markup import to_text
-from scriptforge.languages import default
-from scriptforge.model import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
-from scriptforge.model import NIGHTS
+from scriptforge.model.describe import count_phrase, effect_text, joined, option_phrase, setup_cell
+from scriptforge.model.markup import to_text
+from scriptforge.model.languages import default
+from scriptforge.model.records import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
+from scriptforge.model.records import NIGHTS
 from scriptforge.rules.night import NightOrder
-from scriptforge.terminal import display_width, pad
+from scriptforge.io.terminal import display_width, pad
 
 if TYPE_CHECKING:
-    from scriptforge.analysis import Analysis
-    from scriptforge.database import Database
+    from scriptforge.scripts.analysis import Analysis
+    from scriptforge.db.database import Database
     from scriptforge.rules.setup import SetupRow
-    from scriptforge.analysis import Report
-    from scriptforge.script import Script
+    from scriptforge.scripts.analysis import Report
+    from scriptforge.scripts.script import Script
 
 
 @dataclass
