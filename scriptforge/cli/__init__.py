@@ -1,0 +1,56 @@
+"""The command line: parse options, call the library, print. No logic lives here.
+
+One module per family of commands (`reference`, `scripts`, `printing`, `editing`, `l10n`,
+`packs`), what they share in `common`; this module puts them under the `scriptforge` group."""
+
+import click
+
+from scriptforge import __version__
+from scriptforge.cli import editing, l10n, packs, printing, reference, scripts
+from scriptforge.cli.common import no_packs_option, pack_option
+from scriptforge.io.fileio import new_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="scriptforge")
+@click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
+def main(debug):
+    """scriptforge: Blood on the Clocktower characters and scripts, in Korean and English."""
+    new_command()  # no output may replace what *this* command reads (see fileio.refuse_to_overwrite)
+
+
+for command in (reference.list_command, reference.show, reference.search, reference.db, reference.explain,
+                scripts.validate, scripts.setup, scripts.jinxes, scripts.night, scripts.order,
+                printing.build, printing.nightsheet, printing.tokens, printing.watch, printing.almanac,
+                editing.new, editing.add, editing.remove, editing.meta, editing.homebrew_group, editing.migrate,
+                editing.export_command, l10n.l10n, packs.import_group, packs.pack):
+    main.add_command(command)
+
+
+def _add_pack_option(group):
+    """--pack on the group and on every command under it."""
+    for command in [group, *getattr(group, "commands", {}).values()]:
+        if not any(p.name == "packs" for p in command.params):
+            pack_option(command)
+            no_packs_option(command)
+        if command is not group and isinstance(command, click.Group):
+            _add_pack_option(command)
+
+
+_add_pack_option(main)
+
+
+def run() -> None:
+    """The ``scriptforge`` console command: `main`, then a quicker interpreter exit.
+
+    At exit Python's cyclic garbage collector goes through every object a render left (WeasyPrint
+    makes about a million): ~0.1 s of a 1 s command. ``gc.freeze()`` excludes them from those
+    passes; objects are still freed and finalizers and ``atexit`` still run.
+    """
+    try:
+        main(prog_name="scriptforge")
+    finally:
+        # deferred: start-up time
+        import gc
+
+        gc.freeze()
