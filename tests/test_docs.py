@@ -1,5 +1,6 @@
 """Docs that cannot drift: the command reference and the README's command table are what --help
-says, the README's sample commands run and name only options that exist, and every name the
+says, the sample commands of the README and the guides in docs/ run and name only options that
+exist, every command has its place in a guide, the README stays one screen, and every name the
 vulture whitelist keeps is still in the code."""
 
 import glob
@@ -16,7 +17,15 @@ from scriptforge.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: README commands that need what a test cannot give here: the network, files the reader has
+#: The README and the guides in docs/ (the command reference, docs/commands.md, is generated).
+GUIDES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "commands.md")]
+
+
+def guide_text() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in GUIDES)
+
+
+#: Sample commands that need what a test cannot give here: the network, files the reader has
 #: (my-script.json, corpus/, ~/botc-data, ../shared seeds), or that write into the checkout's data
 #: (l10n confirm/import); renders are left to the render tests (time).
 _SKIP = re.compile(r"pack update|pack import|pack diff|--pack official|my-script|corpus/|scripts/|~/|\.\./shared|"
@@ -24,7 +33,7 @@ _SKIP = re.compile(r"pack update|pack import|pack diff|--pack official|my-script
 
 
 def readme_commands() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = guide_text()
     out = []
     for block in re.findall(r"```(?:sh|bash|console)\n(.*?)```", text, re.S):
         for line in block.splitlines():
@@ -61,7 +70,7 @@ def test_the_readme_sample_commands_run(tmp_path, monkeypatch):
 
 
 def _readme_command_lines() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = guide_text()
     blocks = re.findall(r"```(?:sh|bash|console)\n(.*?)```", text, re.S)
     lines = [line.strip() for block in blocks for line in block.splitlines()]
     inline = re.findall(r"`(scriptforge [^`]+)`", text)
@@ -93,14 +102,30 @@ def test_every_option_the_readme_names_exists():
         options |= global_options | {"--help"}
         wrong += [(line, option) for word in words
                   for option in re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", word) if option not in options]
-    assert not wrong, f"README names options the commands do not have: {wrong}"
+    assert not wrong, f"the docs name options the commands do not have: {wrong}"
 
 
-def test_every_command_is_in_the_readme():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_every_command_is_in_a_guide():
+    text = "\n".join(p.read_text(encoding="utf-8") for p in GUIDES[1:])
     missing = [name for name, _ in _all_commands(main)
                if not re.search(rf"scriptforge {re.escape(name)}\b|`{re.escape(name)}`", text)]
-    assert not missing, f"commands the README does not mention: {missing}"
+    assert not missing, f"commands no guide in docs/ mentions: {missing}"
+
+
+def test_the_readme_is_one_screen_and_links_every_guide():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count("\n") <= 200
+    unlinked = [p.name for p in GUIDES[1:] if p.name.startswith("incoming-") or f"docs/{p.name}" not in readme]
+    assert not unlinked, f"guides the README does not link: {unlinked}"
+
+
+def test_every_link_between_the_docs_resolves():
+    broken = []
+    for page in GUIDES:
+        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, broken
 
 
 def test_every_whitelisted_name_is_still_in_the_code():

@@ -309,4 +309,4 @@ def test_completeness_on_a_corpus_sample(tmp_path, official_ko):
 
 def test_print_options_defaults_are_todays_look():
     assert PrintOptions() == PrintOptions(columns=1, compact=False, font_size="normal", player_table=True)
-    assert set(FONT_SIZES) == {"normal", "large"}  # the choices of --font-size (cli.py)
+    assert set(FONT_SIZES) == {"normal", "large"}  # the choices of --font-size (cli/printing.py)
