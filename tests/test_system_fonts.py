@@ -11,9 +11,8 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.errors import InputError
-from scriptforge.render.typefaces import system_fonts_cover
 from scriptforge.render.system_fonts import font_packages_for, use_system_fonts
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, needs_font
 
 EXAMPLE = str(EXAMPLES / "faith-trust-and-pixie-dust.json")
 
@@ -72,9 +71,8 @@ def test_system_fonts_on_a_page_the_bundled_fonts_set_alone_changes_no_text(tmp_
     assert "시계공" in _text(forced) and _text(forced) == _text(plain)
 
 
+@needs_font("ja")
 def test_by_default_a_system_font_sets_what_the_bundled_fonts_lack(tmp_path):
-    if not system_fonts_cover("狐の子"):
-        pytest.skip("no system font sets Japanese here (Debian: apt-get install fonts-noto-cjk)")
     out = tmp_path / "s.pdf"
     result = CliRunner().invoke(main, ["build", _script(tmp_path, "狐の子"), "--lang", "en", "-o", str(out)])
     assert result.exit_code == 0, result.output

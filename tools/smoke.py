@@ -1,0 +1,158 @@
+"""Smoke pass over an installed scriptforge: every command's --help, then a real run of each.
+
+    python tools/smoke.py --examples CHECKOUT/examples [--shared CHECKOUT/../shared]
+
+Run it with the Python of the installation to check (the `scriptforge` command beside it is the
+one run). Everything runs in a fresh temporary folder with its own user cache and data folders,
+so neither the checkout nor the developer's packs or cache are seen. Any exit code outside a
+command's expected ones, or a traceback on stdout or stderr, fails the pass (exit 1).
+
+The commands come from the --help pages themselves; a command without a real run in RUNS below
+fails the pass too, so a new command cannot go unsmoked.
+"""
+
+import argparse
+import json
+import os
+from pathlib import Path
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Exit 1 is an answer, not a failure, for these: "nothing matches", "findings", "a term the
+# official texts use differently".
+ANSWERS_ONE = {("search",), ("l10n", "check"), ("l10n", "terms"), ("validate",), ("homebrew", "check")}
+
+
+def runs(ex: Path, work: Path, shared: Path | None) -> dict[tuple[str, ...], list[list[str]]]:
+    """The real invocations, per command path (paths relative to `work`, the current folder)."""
+    script = "ex.json"
+    official = shared / "reference" / "official" if shared else None
+    seed = shared / "seeds" / "001_b379f05c19cd2e1d.txt" if shared else None
+    table: dict[tuple[str, ...], list[list[str]]] = {
+        ("list",): [["list"], ["list", "--lang", "ko"], ["list", "--game", "salem"]],
+        ("show",): [["show", "no_dashii"], ["show", "릴몬스타", "--lang", "ko", "--format", "json"],
+                    ["show", "--game", "werewolf", "seer"]],
+        ("search",): [["search", "demon"], ["search", "악마", "--lang", "ko"]],
+        ("validate",): [["validate", script], ["validate", "--format", "json", script]],
+        ("setup",): [["setup", script], ["setup", script, "--lang", "ko"]],
+        ("jinxes",): [["jinxes", script]],
+        ("night",): [["night", script, "--lang", "ko"]],
+        ("order",): [["order", script]],
+        ("explain",): [["explain", "--list"], ["explain", "unknown-character"]],
+        ("build",): [["build", script, "--lang", "ko", "-o", "sheet.pdf"],
+                     ["build", script, "--back", "--night", "--format", "html", "-o", "sheet.html"],
+                     ["build", script, "--lang", "en", "--format", "png", "-o", "sheet.png"],
+                     ["build", "--game", "salem", "-o", "salem.pdf"]],
+        ("nightsheet",): [["nightsheet", script, "--lang", "ko", "-o", "night.pdf"]],
+        ("tokens",): [["tokens", script, "-o", "tokens.pdf"]],
+        ("almanac",): [["almanac", script, "--lang", "ko", "-o", "almanac.pdf"]],
+        ("watch",): [["watch", script, "--renders", "1", "-o", "watched.pdf"]],
+        ("new",): [["new", "made.json", "imp", "chef", "--name", "Smoke"]],
+        ("add",): [["add", "made.json", "clockmaker"]],
+        ("remove",): [["remove", "made.json", "chef"]],
+        ("meta",): [["meta", "made.json", "--author", "CI"]],
+        ("export",): [["export", script, "-o", "exported.json"]],
+        ("migrate",): [["migrate", script, "-o", "migrated.json"]],
+        ("db", "check"): [["db", "check"]],
+        ("homebrew", "check"): [["homebrew", "check", str(ex / "homebrew")]],
+        ("l10n", "status"): [["l10n", "status"]],
+        ("l10n", "check"): [["l10n", "check"]],
+        ("l10n", "diff"): [["l10n", "diff", "clockmaker"]],
+        ("l10n", "export"): [["l10n", "export", "--lang", "ko", "-o", "ko.po"]],
+        ("l10n", "import"): [["l10n", "import", "ko.po"]],
+        ("l10n", "confirm"): [["l10n", "confirm", "imp", "ability", "--lang", "ko"]],
+        ("l10n", "terms"): [["l10n", "terms", "--official", "translations"]],
+        ("pack", "list"): [["pack", "list"]],
+    }
+    if official and official.is_dir():
+        table[("pack", "import")] = [["pack", "import", *(str(official / f) for f in
+                                                          ("roles.json", "nightsheet.json", "jinxes.json")),
+                                      "--out", "packs/imported"]]
+        table[("pack", "diff")] = [["pack", "diff", "packs/imported", str(official)]]
+        table[("pack", "update")] = [["pack", "update", "--from", str(official), "--lang", "en", "--only"],
+                                     ["list", "--format", "json"], ["build", script, "-o", "with-pack.pdf"]]
+    if seed and seed.is_file():
+        table[("import", "almanac")] = [["import", "almanac", str(seed), "--lang", "en", "--out", "imported/en"]]
+    return table
+
+
+def commands(scriptforge: str, env: dict, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command path under `prefix`, read from the --help pages (groups recursively)."""
+    page = run([scriptforge, *prefix, "--help"], env)
+    found = []
+    if "Commands:" not in page:
+        return [prefix]
+    for line in page.split("Commands:", 1)[1].splitlines():
+        name = re.match(r"^  (\S+)", line)
+        if name:
+            found += commands(scriptforge, env, (*prefix, name.group(1)))
+    return found
+
+
+class SmokeFailure(Exception):
+    pass
+
+
+def run(argv: list[str], env: dict, allowed=(0,), cwd: Path | None = None) -> str:
+    result = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+    shown = " ".join(argv[1:])
+    if "Traceback (most recent call last)" in result.stdout + result.stderr:
+        raise SmokeFailure(f"{shown}: a traceback\n{result.stderr[-3000:]}")
+    if result.returncode not in allowed:
+        raise SmokeFailure(f"{shown}: exit {result.returncode}\n{(result.stdout + result.stderr)[-3000:]}")
+    return result.stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=Path, required=True, help="the checkout's examples/ folder")
+    parser.add_argument("--shared", type=Path, help="../shared beside the checkout (official files, seeds)")
+    args = parser.parse_args()
+    scriptforge = shutil.which("scriptforge", path=str(Path(sys.executable).parent))
+    if scriptforge is None:
+        print(f"smoke: no scriptforge command beside {sys.executable}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="scriptforge-smoke-") as tmp:
+        work = Path(tmp) / "work"
+        work.mkdir()
+        env = {k: v for k, v in os.environ.items() if k not in ("SCRIPTFORGE_PACKS", "SCRIPTFORGE_DATA")}
+        env.update(XDG_CACHE_HOME=str(Path(tmp) / "cache"), XDG_DATA_HOME=str(Path(tmp) / "data"),
+                   XDG_CONFIG_HOME=str(Path(tmp) / "config"))
+        example = args.examples.resolve() / "faith-trust-and-pixie-dust.json"
+        shutil.copy(example, work / "ex.json")
+        (work / "translations" / "game").mkdir(parents=True)
+        (work / "translations" / "game" / "ko.json").write_text(json.dumps(
+            {"roles": {"imp": {"name": "임프", "ability": "매일 밤*, 플레이어 한 명을 고릅니다. 그 플레이어는 죽습니다."}}},
+            ensure_ascii=False), encoding="utf-8")
+        table = runs(args.examples.resolve(), work, args.shared.resolve() if args.shared else None)
+        try:
+            found = commands(scriptforge, env)
+            count = 0
+            for path in found:
+                run([scriptforge, *path, "--help"], env, cwd=work)
+                count += 1
+            missing = [" ".join(p) for p in found if p not in table]
+            unknown = [" ".join(p) for p in table if p not in found]
+            if unknown:
+                raise SmokeFailure(f"no such command (the smoke table is out of date): {', '.join(unknown)}")
+            if missing and args.shared:
+                raise SmokeFailure(f"no real run in tools/smoke.py for: {', '.join(missing)}")
+            for path, invocations in table.items():
+                allowed = (0, 1) if path in ANSWERS_ONE else (0,)
+                for argv in invocations:
+                    run([scriptforge, *argv], env, allowed, cwd=work)
+                    count += 1
+        except SmokeFailure as exc:
+            print(f"smoke: FAILED: {exc}", file=sys.stderr)
+            return 1
+        skipped = f"; not run (no ../shared): {', '.join(' '.join(p) for p in found if p not in table)}" \
+            if any(p not in table for p in found) else ""
+        print(f"smoke: {len(found)} commands, {count} runs passed (from {work.parent}){skipped}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
