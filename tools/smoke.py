@@ -1,6 +1,10 @@
 """Smoke pass over an installed scriptforge: every command's --help, then a real run of each.
 
     python tools/smoke.py --examples CHECKOUT/examples [--shared CHECKOUT/../shared]
+    python tools/smoke.py --check-pdf sheet.pdf --script examples/x.json
+
+(The second form checks a sheet the quick start printed: it has a page and its text holds the
+script's title; pypdfium2, a dependency, reads it.)
 
 Run it with the Python of the installation to check (the `scriptforge` command beside it is the
 one run). Everything runs in a fresh temporary folder with its own user cache and data folders,
@@ -106,11 +110,31 @@ def run(argv: list[str], env: dict, allowed=(0,), cwd: Path | None = None) -> st
     return result.stdout
 
 
+def check_pdf(pdf: Path, script: Path) -> int:
+    import pypdfium2
+
+    title = next(e["name"] for e in json.loads(script.read_text(encoding="utf-8"))
+                 if isinstance(e, dict) and e.get("id") == "_meta")
+    document = pypdfium2.PdfDocument(pdf)
+    text = "".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
+    if len(document) < 1 or "".join(title.split()) not in "".join(text.split()):
+        print(f"smoke: {pdf}: {len(document)} pages, the title {title!r} is not in its text", file=sys.stderr)
+        return 1
+    print(f"smoke: {pdf.name}: {len(document)} pages, titled {title}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--examples", type=Path, required=True, help="the checkout's examples/ folder")
+    parser.add_argument("--examples", type=Path, help="the checkout's examples/ folder")
     parser.add_argument("--shared", type=Path, help="../shared beside the checkout (official files, seeds)")
+    parser.add_argument("--check-pdf", type=Path, help="a sheet to check instead (with --script)")
+    parser.add_argument("--script", type=Path, help="the script the --check-pdf sheet was printed from")
     args = parser.parse_args()
+    if args.check_pdf:
+        return check_pdf(args.check_pdf, args.script)
+    if not args.examples:
+        parser.error("--examples is required")
     scriptforge = shutil.which("scriptforge", path=str(Path(sys.executable).parent))
     if scriptforge is None:
         print(f"smoke: no scriptforge command beside {sys.executable}", file=sys.stderr)
