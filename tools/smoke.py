@@ -1,6 +1,6 @@
 """Smoke pass over an installed scriptforge: every command's --help, then a real run of each.
 
-    python tools/smoke.py --examples CHECKOUT/examples [--shared CHECKOUT/../shared]
+    python tools/smoke.py --checkout CHECKOUT
     python tools/smoke.py --check-pdf sheet.pdf --script examples/x.json
 
 (The second form checks a sheet the quick start printed: it has a page and its text holds the
@@ -30,12 +30,29 @@ import tempfile
 ANSWERS_ONE = {("search",), ("l10n", "check"), ("l10n", "terms"), ("validate",), ("homebrew", "check")}
 
 
-def runs(ex: Path, work: Path, shared: Path | None) -> dict[tuple[str, ...], list[list[str]]]:
-    """The real invocations, per command path (paths relative to `work`, the current folder)."""
+ALMANAC = ("Smoke Script\nSmoke · CI\n\nTownsfolk\nMonk\nEach night*, choose a player (not yourself): they are "
+           "safe from the Demon tonight.\n\"Flavor.\"\nThe Monk protects.\nHow to Run\n- Wake the Monk.\n"
+           "Demon\nImp\nEach night*, choose a player: they die.\n\"Flavor.\"\nThe Imp kills.\n")
+
+
+def prepare(checkout: Path, work: Path) -> None:
+    """The inputs the runs read, in `work`: a copy of the example script, a homebrew file, official
+    files (the small ones of tests/fixtures: no download), a translation file and an almanac."""
+    shutil.copy(checkout / "examples" / "faith-trust-and-pixie-dust.json", work / "ex.json")
+    shutil.copytree(checkout / "examples" / "homebrew", work / "homebrew")
+    sources = checkout / "tests" / "fixtures" / "pack-format1" / "sources"
+    (work / "official" / "game").mkdir(parents=True)
+    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
+        shutil.copy(sources / name, work / "official" / name)
+    shutil.copy(sources / "ko.json", work / "official" / "game" / "ko.json")
+    (work / "almanac.txt").write_text(ALMANAC, encoding="utf-8")
+
+
+def runs() -> dict[tuple[str, ...], list[list[str]]]:
+    """The real invocations per command path, run in order in the work folder (see `prepare`)."""
     script = "ex.json"
-    official = shared / "reference" / "official" if shared else None
-    seed = shared / "seeds" / "001_b379f05c19cd2e1d.txt" if shared else None
-    table: dict[tuple[str, ...], list[list[str]]] = {
+    official = [f"official/{name}" for name in ("roles.json", "nightsheet.json", "jinxes.json")]
+    return {
         ("list",): [["list"], ["list", "--lang", "ko"], ["list", "--game", "salem"]],
         ("show",): [["show", "no_dashii"], ["show", "릴몬스타", "--lang", "ko", "--format", "json"],
                     ["show", "--game", "werewolf", "seer"]],
@@ -61,26 +78,22 @@ def runs(ex: Path, work: Path, shared: Path | None) -> dict[tuple[str, ...], lis
         ("export",): [["export", script, "-o", "exported.json"]],
         ("migrate",): [["migrate", script, "-o", "migrated.json"]],
         ("db", "check"): [["db", "check"]],
-        ("homebrew", "check"): [["homebrew", "check", str(ex / "homebrew")]],
+        ("homebrew", "check"): [["homebrew", "check", "homebrew"]],
+        ("import", "almanac"): [["import", "almanac", "almanac.txt", "--lang", "en", "--out", "imported/en",
+                                 "--script", "imported.json"]],
         ("l10n", "status"): [["l10n", "status"]],
         ("l10n", "check"): [["l10n", "check"]],
         ("l10n", "diff"): [["l10n", "diff", "clockmaker"]],
         ("l10n", "export"): [["l10n", "export", "--lang", "ko", "-o", "ko.po"]],
         ("l10n", "import"): [["l10n", "import", "ko.po"]],
         ("l10n", "confirm"): [["l10n", "confirm", "imp", "ability", "--lang", "ko"]],
-        ("l10n", "terms"): [["l10n", "terms", "--official", "translations"]],
+        ("l10n", "terms"): [["l10n", "terms", "--official", "official"]],
+        ("pack", "import"): [["pack", "import", *official, "--out", "packs/imported"]],
+        ("pack", "diff"): [["pack", "diff", "packs/imported", "official"]],
         ("pack", "list"): [["pack", "list"]],
+        ("pack", "update"): [["pack", "update", "--from", "official", "--lang", "ko"], ["pack", "list"],
+                             ["show", "imp", "--lang", "ko"], ["build", script, "-o", "with-pack.pdf"]],
     }
-    if official and official.is_dir():
-        table[("pack", "import")] = [["pack", "import", *(str(official / f) for f in
-                                                          ("roles.json", "nightsheet.json", "jinxes.json")),
-                                      "--out", "packs/imported"]]
-        table[("pack", "diff")] = [["pack", "diff", "packs/imported", str(official)]]
-        table[("pack", "update")] = [["pack", "update", "--from", str(official), "--lang", "en", "--only"],
-                                     ["list", "--format", "json"], ["build", script, "-o", "with-pack.pdf"]]
-    if seed and seed.is_file():
-        table[("import", "almanac")] = [["import", "almanac", str(seed), "--lang", "en", "--out", "imported/en"]]
-    return table
 
 
 def commands(scriptforge: str, env: dict, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -126,15 +139,14 @@ def check_pdf(pdf: Path, script: Path) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--examples", type=Path, help="the checkout's examples/ folder")
-    parser.add_argument("--shared", type=Path, help="../shared beside the checkout (official files, seeds)")
+    parser.add_argument("--checkout", type=Path, help="the checkout (its examples and test fixtures are read)")
     parser.add_argument("--check-pdf", type=Path, help="a sheet to check instead (with --script)")
     parser.add_argument("--script", type=Path, help="the script the --check-pdf sheet was printed from")
     args = parser.parse_args()
     if args.check_pdf:
         return check_pdf(args.check_pdf, args.script)
-    if not args.examples:
-        parser.error("--examples is required")
+    if not args.checkout:
+        parser.error("--checkout is required")
     scriptforge = shutil.which("scriptforge", path=str(Path(sys.executable).parent))
     if scriptforge is None:
         print(f"smoke: no scriptforge command beside {sys.executable}", file=sys.stderr)
@@ -145,13 +157,8 @@ def main() -> int:
         env = {k: v for k, v in os.environ.items() if k not in ("SCRIPTFORGE_PACKS", "SCRIPTFORGE_DATA")}
         env.update(XDG_CACHE_HOME=str(Path(tmp) / "cache"), XDG_DATA_HOME=str(Path(tmp) / "data"),
                    XDG_CONFIG_HOME=str(Path(tmp) / "config"))
-        example = args.examples.resolve() / "faith-trust-and-pixie-dust.json"
-        shutil.copy(example, work / "ex.json")
-        (work / "translations" / "game").mkdir(parents=True)
-        (work / "translations" / "game" / "ko.json").write_text(json.dumps(
-            {"roles": {"imp": {"name": "임프", "ability": "매일 밤*, 플레이어 한 명을 고릅니다. 그 플레이어는 죽습니다."}}},
-            ensure_ascii=False), encoding="utf-8")
-        table = runs(args.examples.resolve(), work, args.shared.resolve() if args.shared else None)
+        prepare(args.checkout.resolve(), work)
+        table = runs()
         try:
             found = commands(scriptforge, env)
             count = 0
@@ -162,7 +169,7 @@ def main() -> int:
             unknown = [" ".join(p) for p in table if p not in found]
             if unknown:
                 raise SmokeFailure(f"no such command (the smoke table is out of date): {', '.join(unknown)}")
-            if missing and args.shared:
+            if missing:
                 raise SmokeFailure(f"no real run in tools/smoke.py for: {', '.join(missing)}")
             for path, invocations in table.items():
                 allowed = (0, 1) if path in ANSWERS_ONE else (0,)
@@ -172,9 +179,7 @@ def main() -> int:
         except SmokeFailure as exc:
             print(f"smoke: FAILED: {exc}", file=sys.stderr)
             return 1
-        skipped = f"; not run (no ../shared): {', '.join(' '.join(p) for p in found if p not in table)}" \
-            if any(p not in table for p in found) else ""
-        print(f"smoke: {len(found)} commands, {count} runs passed (from {work.parent}){skipped}")
+        print(f"smoke: {len(found)} commands, {count} runs passed (in {work})")
     return 0
 
 
