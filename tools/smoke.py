@@ -28,6 +28,9 @@ import tempfile
 # Exit 1 is an answer, not a failure, for these: "nothing matches", "findings", "a term the
 # official texts use differently".
 ANSWERS_ONE = {("search",), ("l10n", "check"), ("l10n", "terms"), ("validate",), ("homebrew", "check")}
+# Commands that change translations write into the data folder they load ($SCRIPTFORGE_DATA, else the
+# shipped one: an editable install's is the checkout's): they get a copy.
+WRITES_DATA = {("l10n", "confirm"), ("l10n", "import")}
 
 
 ALMANAC = ("Smoke Script\nSmoke · CI\n\nTownsfolk\nMonk\nEach night*, choose a player (not yourself): they are "
@@ -39,6 +42,7 @@ def prepare(checkout: Path, work: Path) -> None:
     """The inputs the runs read, in `work`: a copy of the example script, a homebrew file, official
     files (the small ones of tests/fixtures: no download), a translation file and an almanac."""
     shutil.copy(checkout / "examples" / "faith-trust-and-pixie-dust.json", work / "ex.json")
+    shutil.copytree(checkout / "data", work / "data")
     shutil.copytree(checkout / "examples" / "homebrew", work / "homebrew")
     sources = checkout / "tests" / "fixtures" / "pack-format1" / "sources"
     (work / "official" / "game").mkdir(parents=True)
@@ -173,8 +177,9 @@ def main() -> int:
                 raise SmokeFailure(f"no real run in tools/smoke.py for: {', '.join(missing)}")
             for path, invocations in table.items():
                 allowed = (0, 1) if path in ANSWERS_ONE else (0,)
+                data = {"SCRIPTFORGE_DATA": str(work / "data")} if path in WRITES_DATA else {}
                 for argv in invocations:
-                    run([scriptforge, *argv], env, allowed, cwd=work)
+                    run([scriptforge, *argv], {**env, **data}, allowed, cwd=work)
                     count += 1
         except SmokeFailure as exc:
             print(f"smoke: FAILED: {exc}", file=sys.stderr)
