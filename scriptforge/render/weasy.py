@@ -793,4 +793,7 @@ def inactive_patches() -> list[str]:
     """The names of the PATCHES not in force (all of them under SCRIPTFORGE_PLAIN_WEASYPRINT,
     where none is wanted, but for the private reads)."""
     import_weasyprint()
-    return [name for name, _, check in PATCHES if not check()]
+    # the checks that lay out a page need a font: the bundled ones, as every render has (a
+    # machine without any system font would otherwise crash in Pango)
+    with only_bundled_fonts():
+        return [name for name, _, check in PATCHES if not check()]
