@@ -77,3 +77,21 @@ def test_by_default_a_system_font_sets_what_the_bundled_fonts_lack(tmp_path):
     result = CliRunner().invoke(main, ["build", _script(tmp_path, "狐の子"), "--lang", "en", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "狐の子" in _text(out)
+
+
+@pytest.mark.parametrize("command", ["build", "nightsheet", "almanac", "tokens", "watch"])
+def test_html_is_never_refused_for_a_language_no_font_here_can_set(command, tmp_path, monkeypatch):
+    # Thai: the bundled fonts lack it, and here no system font has it either
+    monkeypatch.setattr("scriptforge.render.typefaces.system_fonts_cover", lambda letters: not letters)
+    extra = ["--renders", "1"] if command == "watch" else []
+    pdf = tmp_path / "th.pdf"
+    refused = CliRunner().invoke(main, [command, EXAMPLE, "--lang", "th", *extra, "-o", str(pdf)])
+    # watch reports a failed render and goes on watching (its --renders 1 then ends it)
+    assert refused.exit_code == (0 if command == "watch" else 2), refused.output
+    [line] = [l for l in refused.output.strip().splitlines() if l.startswith("Error")]
+    assert "--lang th" in line and "fonts-thai-tlwg" in line and "--format html" in line, line
+    assert not pdf.exists()
+    html = tmp_path / "th.html"
+    result = CliRunner().invoke(main, [command, EXAMPLE, "--lang", "th", *extra, "--format", "html", "-o", str(html)])
+    assert result.exit_code == 0, result.output
+    assert html.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
