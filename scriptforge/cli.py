@@ -12,7 +12,7 @@ from scriptforge import __version__
 from scriptforge.errors import InputError, ScriptforgeError
 from scriptforge.rule_sets import ALL, GAMES, OTHER_GAMES, SCRIPTED_GAME, rule_set, selection
 from scriptforge.model import TEAMS
-from scriptforge.database import check_database, load_database
+from scriptforge.database import check_database, check_database_cache, load_database
 from scriptforge.fileio import atomic_write_text, dump_json, new_command, refuse_to_overwrite, write_output
 from scriptforge.languages import codes, default, resolve
 from scriptforge.packs.store import active_packs, list_packs, packs_dir
@@ -363,7 +363,8 @@ def db_check(game, fmt):
         # deferred: start-up time
         from scriptforge.text.reference import check_summary, check_text
 
-        summary = check_summary(*check_database(_data_dir(), _packs()))
+        loaded, problems = check_database(_data_dir(), _packs())
+        summary = {**check_summary(loaded, problems), "cache": check_database_cache(loaded, _data_dir(), _packs())}
     else:
         # deferred: start-up time
         from scriptforge.games import check_game
