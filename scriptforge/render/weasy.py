@@ -451,7 +451,8 @@ class _CompiledFFI:
         key = hashlib.sha256(repr((cffi.__version__, source, args, sorted(kwargs.items()))).encode()).hexdigest()
         name = f"_scriptforge_cffi_{key[:20]}"
         path = cache_dir("cffi") / f"{name}.py"
-        if read_cache_text(path) is None:  # missing or damaged: compiled again
+        code = read_cache_text(path)
+        if code is None:  # missing or damaged: compiled again
             builder = FFI()
             builder.set_source(name, None)
             builder.cdef(source, *args, **kwargs)
@@ -469,13 +470,15 @@ class _CompiledFFI:
                     temporary.unlink()
                 except OSError:
                     pass
-            if read_cache_text(path) is None:  # written nowhere (write_cache_text ignores a full disk)
+            code = read_cache_text(path)
+            if code is None:  # written nowhere (write_cache_text ignores a full disk)
                 self._ffi = builder
                 return
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        self._ffi = module.ffi
+        # the checked text itself, not an import of the file: Python would keep (and trust) its
+        # bytecode in __pycache__, which nothing checks
+        namespace: dict = {"__name__": name}
+        exec(compile(code, str(path), "exec"), namespace)
+        self._ffi = namespace["ffi"]
 
     def __getattr__(self, name):
         if "_ffi" not in self.__dict__:
@@ -595,7 +598,11 @@ def _fontconfig_file() -> Path | None:
     name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
     path = base / name
     try:
-        if not path.is_file():
+        current = path.read_bytes() if path.is_file() else None
+    except OSError:
+        current = None
+    try:
+        if current != text.encode("utf-8"):  # missing or damaged (fontconfig would trust it): written again
             base.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(text, encoding="utf-8")
