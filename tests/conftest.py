@@ -36,6 +36,30 @@ def shared_path(*parts) -> Path:
     return path
 
 
+def needs_font(lang: str):
+    """Skip the test, with the package to install, where no font (bundled or system) sets `lang`."""
+    from tests import optional
+
+    return pytest.mark.skipif(not optional.has_font(lang), reason=f"no font sets {lang} here "
+                              f"(Debian/Ubuntu: apt-get install {optional.FONTS[lang][1]})")
+
+
+def needs_program(name: str):
+    """Skip the test, with the package to install, where the program `name` is not on PATH."""
+    from tests import optional
+
+    return pytest.mark.skipif(not optional.has_program(name), reason=f"{name} is not installed "
+                              f"(Debian/Ubuntu: apt-get install {optional.PROGRAMS[name]})")
+
+
+def require_font(lang: str) -> None:
+    """needs_font, inside a test (after the parts that need no such font)."""
+    from tests import optional
+
+    if not optional.has_font(lang):
+        pytest.skip(f"no font sets {lang} here (Debian/Ubuntu: apt-get install {optional.FONTS[lang][1]})")
+
+
 @pytest.fixture(scope="session")
 def db():
     return load_database()

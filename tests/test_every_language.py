@@ -19,7 +19,7 @@ from scriptforge.model import languages
 from scriptforge.cli import main
 from scriptforge.db.database import load_database
 from scriptforge.io.terminal import display_width
-from tests.conftest import EXAMPLES, korean_translation, shared_path
+from tests.conftest import EXAMPLES, korean_translation, require_font, shared_path
 
 EXAMPLE = EXAMPLES / "faith-trust-and-pixie-dust.json"
 
@@ -192,10 +192,7 @@ def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tm
     french = tmp_path / "fr.pdf"
     _no_traceback(["build", str(script), "--lang", "fr", "-o", str(french)])
     assert "Horlogère" in _pdf_text(french) and "cœur" in _pdf_text(french)  # œ is in the bundled fonts
-    from scriptforge.render.typefaces import system_fonts_cover
-
-    if not system_fonts_cover("钟表匠"):
-        pytest.skip("no system font sets Chinese here (Debian: apt-get install fonts-noto-cjk)")
+    require_font("zh-Hans")
     chinese = tmp_path / "zh.pdf"
     _no_traceback(["build", str(script), "--lang", "zh-Hans", "-o", str(chinese)])
     assert "钟表匠" in _pdf_text(chinese) and "镇民" in _pdf_text(chinese)

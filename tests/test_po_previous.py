@@ -7,13 +7,12 @@ import shutil
 import subprocess
 
 import polib
-import pytest
 import yaml
 
 from scriptforge.cli import main
 from scriptforge.l10n import pofile
 from scriptforge.db.pack_store import packs_dir
-from tests.conftest import install_official, official_json
+from tests.conftest import install_official, needs_program, official_json
 
 MSGFMT = shutil.which("msgfmt")
 
@@ -109,7 +108,7 @@ def test_a_stale_official_translation_is_fuzzy_with_the_english_it_was_made_from
     assert {e.msgctxt: e for e in polib.pofile(str(po))}["fortuneteller.ability"].previous_msgid == was
 
 
-@pytest.mark.skipif(not MSGFMT, reason="gettext's msgfmt is not installed (Debian: apt-get install gettext)")
+@needs_program("msgfmt")
 def test_msgfmt_reads_the_previous_source_as_a_previous_source(tmp_path):
     # a multi-line previous source and one with quotes: written as msgfmt reads them
     entries = [pofile.Entry("New\ntext", "새", "a.b", flags=("fuzzy",), previous="Old\n\"quoted\" text"),

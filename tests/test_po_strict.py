@@ -11,6 +11,7 @@ import pytest
 from scriptforge.cli import main
 from scriptforge.l10n import pofile
 from scriptforge.l10n.po import export_po
+from tests.conftest import needs_program
 
 MSGFMT = shutil.which("msgfmt")
 
@@ -68,7 +69,7 @@ def test_the_reader_and_the_writer_round_trip_every_string():
         [(e.msgctxt, e.msgid, e.msgstr, e.fuzzy, e.comments) for e in entries]
 
 
-@pytest.mark.skipif(not MSGFMT, reason="gettext's msgfmt is not installed (Debian: apt-get install gettext)")
+@needs_program("msgfmt")
 @pytest.mark.parametrize("lang", ["ko", "en", "de"])
 def test_exported_catalogues_pass_msgfmt_check(lang, db, tmp_path):
     po = tmp_path / f"{lang}.po"

@@ -11,9 +11,8 @@ import pytest
 
 from scriptforge.cli import main
 from scriptforge.io.errors import InputError
-from scriptforge.render.typefaces import system_fonts_cover
 from scriptforge.render.system_fonts import font_packages_for, use_system_fonts
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, needs_font
 
 EXAMPLE = str(EXAMPLES / "faith-trust-and-pixie-dust.json")
 
@@ -72,10 +71,27 @@ def test_system_fonts_on_a_page_the_bundled_fonts_set_alone_changes_no_text(tmp_
     assert "시계공" in _text(forced) and _text(forced) == _text(plain)
 
 
+@needs_font("ja")
 def test_by_default_a_system_font_sets_what_the_bundled_fonts_lack(tmp_path):
-    if not system_fonts_cover("狐の子"):
-        pytest.skip("no system font sets Japanese here (Debian: apt-get install fonts-noto-cjk)")
     out = tmp_path / "s.pdf"
     result = CliRunner().invoke(main, ["build", _script(tmp_path, "狐の子"), "--lang", "en", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "狐の子" in _text(out)
+
+
+@pytest.mark.parametrize("command", ["build", "nightsheet", "almanac", "tokens", "watch"])
+def test_html_is_never_refused_for_a_language_no_font_here_can_set(command, tmp_path, monkeypatch):
+    # Thai: the bundled fonts lack it, and here no system font has it either
+    monkeypatch.setattr("scriptforge.render.typefaces.system_fonts_cover", lambda letters: not letters)
+    extra = ["--renders", "1"] if command == "watch" else []
+    pdf = tmp_path / "th.pdf"
+    refused = CliRunner().invoke(main, [command, EXAMPLE, "--lang", "th", *extra, "-o", str(pdf)])
+    # watch reports a failed render and goes on watching (its --renders 1 then ends it)
+    assert refused.exit_code == (0 if command == "watch" else 2), refused.output
+    [line] = [l for l in refused.output.strip().splitlines() if l.startswith("Error")]
+    assert "--lang th" in line and "fonts-thai-tlwg" in line and "--format html" in line, line
+    assert not pdf.exists()
+    html = tmp_path / "th.html"
+    result = CliRunner().invoke(main, [command, EXAMPLE, "--lang", "th", *extra, "--format", "html", "-o", str(html)])
+    assert result.exit_code == 0, result.output
+    assert html.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")

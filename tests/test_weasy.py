@@ -108,7 +108,8 @@ def broken(self, *args, **kwargs):
     raise RuntimeError("as if WeasyPrint had changed")
 weasy._CompiledFFI.cdef = broken
 weasyprint = weasy.import_weasyprint()
-document = weasy.html_document("<p>가나다</p>", "file:///", None).render()
+with weasy.only_bundled_fonts():  # as every render: a machine may have no system font at all
+    document = weasy.html_document("<p>가나다</p>", "file:///", None).render()
 print(weasy.imported_fast(), len(document.write_pdf()) > 1000)
 """
     result = _python(code, tmp_path)

@@ -43,3 +43,6 @@ _.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_
 # the whole script on the page: the footer's CSS strings, the title and night-page labels the
 # templates read; the completeness check the print-check benchmark runs
 _.left_css, _.right_css, _.page_css, _.players_label, _.title_shown, _.sheet_items
+
+# Jinja calls the bytecode cache's hooks (render/templating._CheckedBytecodeCache)
+_.load_bytecode, _.dump_bytecode

@@ -6,7 +6,7 @@ import click
 
 from scriptforge.model.rule_sets import rule_set
 from scriptforge.model.records import TEAMS
-from scriptforge.db.database import check_database
+from scriptforge.db.database import check_database, check_database_cache
 from scriptforge.cli.common import (LANG, LANGS, chosen_packs, command_db, complete_name, data_dir,
                                     default_lang, echo, fail_cleanly, format_option, game_option, print_json)
 
@@ -127,7 +127,8 @@ def db_check(game, fmt):
         # deferred: start-up time
         from scriptforge.text.reference import check_summary, check_text
 
-        summary = check_summary(*check_database(data_dir(), chosen_packs()))
+        loaded, problems = check_database(data_dir(), chosen_packs())
+        summary = {**check_summary(loaded, problems), "cache": check_database_cache(loaded, data_dir(), chosen_packs())}
     else:
         # deferred: start-up time
         from scriptforge.db.games import check_game

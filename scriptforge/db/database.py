@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, replace
 import functools
 from pathlib import Path
 import pickle
+import sys
 from typing import Any, TypeVar
 import copy
 
@@ -15,7 +16,7 @@ from scriptforge.model.records import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE,
 from scriptforge.model.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.model.languages import get as get_language
 from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
-from scriptforge.io.fileio import atomic_write_bytes, files_digest, finish_journal, protect_data
+from scriptforge.io.fileio import files_digest, finish_journal, protect_data, read_cache_bytes, write_cache_bytes
 from scriptforge.db.official import OfficialFacts, official_facts
 from scriptforge.db.pack_sources import units
 from scriptforge.db.pack_store import damaged_pack, read_manifest
@@ -241,28 +242,60 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     """What `check` loads, kept in the user cache (cache_dir(kind)) under the hash of the loader
     module, the code shaping the records, the language registry, the schemas and every YAML file
     under `roots`: the same bytes always get the same verdict, so only a change pays for parsing
-    and validating again. The first problem `check` finds is raised as a DataError (`hint` after
-    the count of the others). The BotC database and every other rule set load through here."""
-    code = ("db/database.py", "model/records.py", "io/datafiles.py", "model/ids.py", "model/languages.py",
-            "db/pack_sources.py", "db/pack_store.py", "io/userfiles.py")
-    files = [loader, *(PACKAGE_DIR / m for m in code), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
-    files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
-    cached = cache_dir(kind) / f"{files_digest(files)[:32]}.pickle"  # a FIFO named *.yaml is never read
-    try:
-        found = pickle.loads(cached.read_bytes())
-        if isinstance(found, expected):
-            return found
-    except Exception:  # missing, damaged or from another Python: load it properly (and replace it)
-        pass
+    and validating again. The entry is checksummed (fileio.write_cache_bytes): a damaged one is
+    loaded again and replaced, with a one-line warning on stderr. The first problem `check` finds
+    is raised as a DataError (`hint` after the count of the others). The BotC database and every
+    other rule set load through here."""
+    cached = cache_entry(kind, loader, roots)
+    data = read_cache_bytes(cached)
+    if data is not None:
+        try:
+            found = pickle.loads(data)
+            if isinstance(found, expected):
+                return found
+        except Exception:  # a sound entry from another Python: loaded properly (and replaced)
+            pass
+    elif cached.is_file():
+        print(f"Warning: {cached}: damaged cache entry (its checksum does not match); loading the data again",
+              file=sys.stderr)
     checked, problems = check()
     if problems or checked is None:
         more = f" (and {len(problems) - 1} more problems{hint})" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
-    try:
-        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
-    except OSError:
-        pass  # a read-only home only costs speed
+    write_cache_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
     return checked
+
+
+def cache_entry(kind: str, loader: Path, roots: Sequence[Path]) -> Path:
+    """The user-cache file of what `loader` loads from `roots` (see `load_cached`)."""
+    code = ("db/database.py", "model/records.py", "io/datafiles.py", "model/ids.py", "model/languages.py",
+            "db/pack_sources.py", "db/pack_store.py", "io/userfiles.py")
+    files = [loader, *(PACKAGE_DIR / m for m in code), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
+    files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
+    return cache_dir(kind) / f"{files_digest(files)[:32]}.pickle"  # a FIFO named *.yaml is never read
+
+
+def check_database_cache(db: Database | None, data_dir: Path | None = None,
+                         packs: Sequence[str | Path] = ()) -> dict[str, str]:
+    """`db check`'s look at the database's cache entry, against `db` as just loaded from the data:
+    its state ("ok"; "missing"; "damaged": the checksum does not match; "different": sound, but
+    not what the data load to) and path. An entry not "ok" is replaced by `db`."""
+    roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
+    path = cache_entry("database", Path(__file__), roots)
+    if db is None:
+        return {"state": "not checked (the data has problems)", "entry": str(path)}
+    data = read_cache_bytes(path)
+    if data is None:
+        state = "damaged" if path.is_file() else "missing"
+    else:
+        try:
+            # compared as objects: the pickle's bytes follow each process's string hashing (sets)
+            state = "ok" if pickle.loads(data) == db else "different"
+        except Exception:  # from another Python, or not a database at all
+            state = "different"
+    if state != "ok":
+        write_cache_bytes(path, pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL))
+    return {"state": state, "entry": str(path)}
 
 
 def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:

@@ -1,7 +1,7 @@
 """Views → HTML: the Jinja environment and sheet.css.
 
 - Templates are compiled once per process and kept compiled in the user cache
-  (``_CheckedBytecodeCache``: a damaged entry is compiled again, never fatal).
+  (``_CheckedBytecodeCache``: a damaged entry is compiled again, never used).
 - sheet.css (with the team colours of ``colours.css.j2``) is read once per `Templates` and, for
   PDF and PNG, parsed once by WeasyPrint (`stylesheet`, passed as a user stylesheet, so any
   ``<style>`` of a template still overrides it); the HTML output inlines it.
@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
+from scriptforge.io.fileio import read_cache_bytes, write_cache_bytes
 from scriptforge.model.records import TEAM_COLOURS
 from scriptforge.io.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.pages import PAPER
@@ -31,24 +32,31 @@ def _bytecode_cache():
             return None
     except OSError:
         return None
-    return _CheckedBytecodeCache(str(directory))
+    return _CheckedBytecodeCache(directory)
 
 
-class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's cache of compiled templates, but a damaged entry is compiled again, never fatal
-    (Jinja itself only survives a wrong magic number or checksum, not a truncated pickle)."""
+class _CheckedBytecodeCache(jinja2.BytecodeCache):
+    """Jinja's compiled templates in the user cache, each entry checksummed (fileio's cache
+    format): Jinja's own file cache checks only the source's checksum, so a damaged byte in the
+    compiled code could change a page; here a damaged entry is compiled again."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, bucket: jinja2.bccache.Bucket) -> Path:
+        return self.directory / f"{bucket.key}.checked"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = read_cache_bytes(self._path(bucket))
+        if data is None:
+            return
         try:
-            super().load_bytecode(bucket)
-        except Exception:
+            bucket.bytecode_from_string(data)
+        except Exception:  # a sound entry from another Python or Jinja
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass  # a full or read-only cache only costs speed (Jinja removes its temporary)
+        write_cache_bytes(self._path(bucket), bucket.bytecode_to_string())
 
 
 class Templates:

@@ -53,6 +53,7 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import io
+import marshal
 import os
 from pathlib import Path
 import re
@@ -62,7 +63,7 @@ import types
 from typing import Any
 
 from scriptforge.io.errors import ScriptforgeError
-from scriptforge.io.fileio import read_cache_text, write_cache_text
+from scriptforge.io.fileio import read_cache_bytes, read_cache_text, write_cache_bytes, write_cache_text
 from scriptforge.io.paths import PACKAGE_DIR, TEMPLATES_DIR, cache_dir
 
 FONTS_DIR = PACKAGE_DIR / "fonts"
@@ -451,7 +452,8 @@ class _CompiledFFI:
         key = hashlib.sha256(repr((cffi.__version__, source, args, sorted(kwargs.items()))).encode()).hexdigest()
         name = f"_scriptforge_cffi_{key[:20]}"
         path = cache_dir("cffi") / f"{name}.py"
-        if read_cache_text(path) is None:  # missing or damaged: compiled again
+        code = read_cache_text(path)
+        if code is None:  # missing or damaged: compiled again
             builder = FFI()
             builder.set_source(name, None)
             builder.cdef(source, *args, **kwargs)
@@ -469,13 +471,21 @@ class _CompiledFFI:
                     temporary.unlink()
                 except OSError:
                     pass
-            if read_cache_text(path) is None:  # written nowhere (write_cache_text ignores a full disk)
+            code = read_cache_text(path)
+            if code is None:  # written nowhere (write_cache_text ignores a full disk)
                 self._ffi = builder
                 return
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        self._ffi = module.ffi
+        # the checked text, compiled here with its bytecode kept checksummed beside it (~5 ms a
+        # process), not imported: Python would trust an unchecked bytecode copy in __pycache__
+        bytecode = path.with_name(f"{name}.{importlib.util.MAGIC_NUMBER.hex()}.bytecode")
+        try:
+            compiled = marshal.loads(read_cache_bytes(bytecode) or b"")
+        except (ValueError, EOFError, TypeError):
+            compiled = compile(code, str(path), "exec")
+            write_cache_bytes(bytecode, marshal.dumps(compiled))
+        namespace: dict = {"__name__": name}
+        exec(compiled, namespace)
+        self._ffi = namespace["ffi"]
 
     def __getattr__(self, name):
         if "_ffi" not in self.__dict__:
@@ -595,7 +605,11 @@ def _fontconfig_file() -> Path | None:
     name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
     path = base / name
     try:
-        if not path.is_file():
+        current = path.read_bytes() if path.is_file() else None
+    except OSError:
+        current = None
+    try:
+        if current != text.encode("utf-8"):  # missing or damaged (fontconfig would trust it): written again
             base.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(text, encoding="utf-8")
@@ -793,4 +807,7 @@ def inactive_patches() -> list[str]:
     """The names of the PATCHES not in force (all of them under SCRIPTFORGE_PLAIN_WEASYPRINT,
     where none is wanted, but for the private reads)."""
     import_weasyprint()
-    return [name for name, _, check in PATCHES if not check()]
+    # the checks that lay out a page need a font: the bundled ones, as every render has (a
+    # machine without any system font would otherwise crash in Pango)
+    with only_bundled_fonts():
+        return [name for name, _, check in PATCHES if not check()]

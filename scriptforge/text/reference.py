@@ -162,5 +162,9 @@ def check_text(summary: dict) -> str:
         langs = ", ".join(f"{l} {n} ({n - summary['translated'][l]} original, {summary['translated'][l]} translated)"
                           for l, n in summary["languages"].items())
         lines += [f"{summary['characters']} characters ({teams})", f"texts: {langs}; {summary['jinxes']} jinxes"]
+    cache = summary.get("cache", {})
+    if cache.get("state") in ("damaged", "different"):
+        why = "its checksum does not match" if cache["state"] == "damaged" else "it differs from the data"
+        lines.append(f"cache: {cache['entry']}: {why}; replaced with the data as loaded now")
     lines.append("ok" if summary["ok"] else f"{len(summary['problems'])} problem(s)")
     return "\n".join(lines)
