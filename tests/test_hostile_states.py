@@ -1,0 +1,72 @@
+"""States one mistake or one damaged byte could leave a user in (issue 41, items 2-4): each test
+reproduces one class and checks the clean result — one line, the documented exit code, no
+traceback, no hang, and every later command still working. What could block or grow on the code
+before the fixes runs in a child process with a timeout and a memory limit, so a regression fails
+the test instead of hanging the suite; benchmarks/bench_hostile.py measures the same classes."""
+
+import json
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+from scriptforge.cli import main
+
+FIVE = ["monk", "chef", "empath", "baron", "imp"]
+
+
+def script(path: Path, *extra) -> Path:
+    path.write_text(json.dumps([{"id": "_meta", "name": "Hostile"}, *FIVE, *extra]), encoding="utf-8")
+    return path
+
+
+def cli(*args, timeout=60, env=None, cwd=None, memory=1 << 30, stdout=subprocess.PIPE):
+    """scriptforge in a child process, at most `timeout` seconds and `memory` bytes of address space."""
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run([sys.executable, "-m", "scriptforge", *map(str, args)], stdout=stdout,
+                          stderr=subprocess.PIPE, timeout=timeout, stdin=subprocess.DEVNULL,
+                          env={**os.environ, **(env or {})}, cwd=cwd, preexec_fn=limit)
+
+
+# -- item 4: terminal manners -------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, named", [
+    (["build", "--nope", "x.json"], "scriptforge build"),
+    (["nosuch"], "scriptforge"),
+    (["l10n", "import"], "scriptforge l10n import"),
+    (["validate", "--format", "xml", "x.json"], "scriptforge validate"),
+    (["show", "imp", "--lang", "zz"], "scriptforge show"),
+    (["pack", "update", "--bogus"], "scriptforge pack update"),
+])
+def test_a_usage_error_is_one_line_naming_the_command(runner, args, named):
+    result = runner.invoke(main, args, prog_name="scriptforge")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith(f"Error: {named}: ")
+    assert f"'{named} --help'" in result.stderr
+
+
+def test_a_group_without_a_command_still_shows_its_help(runner):
+    result = runner.invoke(main, ["l10n"])
+    assert result.exit_code == 2
+    assert "Commands:" in result.stderr + result.stdout
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path):
+    files = [script(tmp_path / f"s{i}.json", {"id": "nosuch"}) for i in range(400)]
+    args = [sys.executable, "-m", "scriptforge", "validate", *map(str, files)]
+    writer = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    assert writer.stdout is not None and writer.stderr is not None
+    first = writer.stdout.readline()
+    writer.stdout.close()  # as `head -1` does
+    stderr = writer.stderr.read()
+    assert writer.wait(timeout=60) == 0, stderr
+    assert first
+    assert b"Error" not in stderr and b"Traceback" not in stderr and b"Exception ignored" not in stderr
