@@ -70,3 +70,31 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path):
     assert writer.wait(timeout=60) == 0, stderr
     assert first
     assert b"Error" not in stderr and b"Traceback" not in stderr and b"Exception ignored" not in stderr
+
+
+# -- item 2: writers that cannot leave a broken state -------------------------------------------
+
+def _community_script(path: Path, db) -> list:
+    data = [{"id": "_meta", "name": "Hostile"},
+            {"id": "ko_KR_chef", "name": db.get("chef").name("ko"), "team": "townsfolk",
+             "ability": db.get("chef").text("ko").ability}, "imp", "baron", "saint"]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return data
+
+
+@pytest.mark.parametrize("how", ["same path", "symlink", "hard link"])
+def test_migrate_output_onto_its_input_is_refused_and_the_input_kept(runner, tmp_path, db, how):
+    source = tmp_path / "ko.json"
+    data = _community_script(source, db)
+    out = source
+    if how != "same path":
+        out = tmp_path / "out.json"
+        (out.symlink_to if how == "symlink" else out.hardlink_to)(source)
+    result = runner.invoke(main, ["migrate", str(source), "-o", str(out)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert [line for line in result.stderr.splitlines() if line.startswith("Error: ")] == [result.stderr.splitlines()[-1]]
+    assert "writing there would replace it" in result.stderr
+    assert json.loads(source.read_text(encoding="utf-8")) == data
+    elsewhere = runner.invoke(main, ["migrate", str(source), "-o", str(tmp_path / "new.json")])
+    assert elsewhere.exit_code == 0, elsewhere.output
+    assert json.loads((tmp_path / "new.json").read_text(encoding="utf-8"))[1] == "chef"
