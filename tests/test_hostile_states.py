@@ -98,3 +98,17 @@ def test_migrate_output_onto_its_input_is_refused_and_the_input_kept(runner, tmp
     elsewhere = runner.invoke(main, ["migrate", str(source), "-o", str(tmp_path / "new.json")])
     assert elsewhere.exit_code == 0, elsewhere.output
     assert json.loads((tmp_path / "new.json").read_text(encoding="utf-8"))[1] == "chef"
+
+
+# -- item 3: bounded everything -----------------------------------------------------------------
+
+def test_a_png_page_over_the_pixel_budget_is_one_line_and_writes_nothing(tmp_path):
+    source = script(tmp_path / "s.json")
+    result = cli("build", source, "--format", "png", "--dpi", "1200", "-o", tmp_path / "out.png", memory=1 << 30)
+    stderr = result.stderr.decode()
+    assert result.returncode == 2, stderr
+    assert stderr.splitlines() == [stderr.strip()] and "--dpi 1200" in stderr and "at most --dpi 643" in stderr
+    assert not list(tmp_path.glob("out*"))
+    most = cli("build", source, "--format", "png", "--dpi", "643", "-o", tmp_path / "out.png", memory=1 << 30)
+    assert most.returncode == 0, most.stderr.decode()
+    assert (tmp_path / "out.png").read_bytes().startswith(b"\x89PNG")
