@@ -112,3 +112,91 @@ def test_a_png_page_over_the_pixel_budget_is_one_line_and_writes_nothing(tmp_pat
     most = cli("build", source, "--format", "png", "--dpi", "643", "-o", tmp_path / "out.png", memory=1 << 30)
     assert most.returncode == 0, most.stderr.decode()
     assert (tmp_path / "out.png").read_bytes().startswith(b"\x89PNG")
+
+
+def _official_folder(folder: Path, translations: dict) -> Path:
+    """A --from folder of the small official-format files of tests/test_packs.py, with `translations`
+    ({file name: JSON text}) under game/."""
+    from tests.test_packs import JINXES, NIGHT, ROLES
+
+    (folder / "game").mkdir(parents=True)
+    for name, content in (("roles.json", ROLES), ("nightsheet.json", NIGHT), ("jinxes.json", JINXES)):
+        (folder / name).write_text(json.dumps(content), encoding="utf-8")
+    for name, text in translations.items():
+        (folder / "game" / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _home(tmp_path: Path) -> dict:
+    return {"XDG_DATA_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+
+def test_an_empty_official_translation_is_a_warning_and_the_rest_installs(tmp_path):
+    ko = {"roles": {"quietgeese": {"name": "조용한 거위", "ability": "아무것도 듣지 못합니다."}}}
+    folder = _official_folder(tmp_path / "src", {"pt_BR.json": "{}", "el.json": "{ }\n",
+                                                 "ko.json": json.dumps(ko, ensure_ascii=False)})
+    env = _home(tmp_path)
+    result = cli("pack", "update", "--from", folder, "--lang", "pt-BR", "--lang", "el", "--lang", "ko", env=env)
+    stderr = result.stderr.decode()
+    assert result.returncode == 0, stderr
+    assert "pt_BR.json: the official pt-BR translation holds no texts yet" in stderr
+    assert "el.json: the official el translation holds no texts yet" in stderr
+    shown = cli("show", "quietgeese", "--lang", "ko", env=env)
+    assert shown.returncode == 0 and "조용한 거위" in shown.stdout.decode()
+
+
+def test_a_translation_with_40000_unknown_keys_leaves_a_pack_every_command_reads(tmp_path):
+    env = _home(tmp_path)
+    folder = _official_folder(tmp_path / "src", {})
+    assert cli("pack", "update", "--from", folder, "--lang", "en", env=env).returncode == 0
+    installed = tmp_path / "home" / "scriptforge" / "packs" / "official"
+    before = os.readlink(installed)
+    # a translation with 40,000 keys scriptforge does not know: each one a warning
+    keys = {f"unknown{i:05d}-{'x' * 60}": "text" for i in range(40_000)}
+    (folder / "game" / "ko.json").write_text(json.dumps({"roles": {}, **keys}), encoding="utf-8")
+    result = cli("pack", "update", "--from", folder, "--lang", "ko", env=env, timeout=300)
+    assert result.returncode == 0, result.stderr.decode()[-500:]
+    assert "Traceback" not in result.stderr.decode()
+    manifest = (installed / "pack.yaml").read_bytes()
+    assert os.readlink(installed) != before and len(manifest) < 1024 * 1024
+    assert b"more notes, left out of pack.yaml" in manifest
+    for args in (["show", "imp"], ["db", "check"], ["pack", "list"]):
+        later = cli(*args, env=env)
+        assert later.returncode == 0, (args, later.stderr.decode())
+
+
+def test_the_pack_store_refuses_a_file_over_the_read_limit_before_writing(tmp_path):
+    from scriptforge.db.pack_store import Manifest, SourceFile, write_pack
+    from scriptforge.io.errors import DataError
+
+    target = tmp_path / "packs" / "big"
+    characters = {"characters": [{"id": f"c{i}", "team": "townsfolk", "edition": "custom"} for i in range(3)]}
+    manifest = Manifest(name="big", sources=(SourceFile("roles.json", "roles", "0" * 64),), characters=3, jinxes=0)
+    write_pack({"characters.yaml": characters}, manifest, target)
+    before = os.readlink(target)
+    huge = {"characters.yaml": characters, "en/characters/c0.yaml": {"name": "C", "ability": "x" * (5 << 20)}}
+    with pytest.raises(DataError, match="over the 4 MiB any data file is read within"):
+        write_pack(huge, manifest, target)
+    assert os.readlink(target) == before and sorted(p.name for p in target.parent.iterdir()) == sorted(["big", before])
+
+
+@pytest.mark.parametrize("damage", ["empty", "files cut", "a file added"])
+def test_the_pack_integrity_record_cannot_be_switched_off(tmp_path, damage):
+    env = _home(tmp_path)
+    folder = _official_folder(tmp_path / "src", {})
+    assert cli("pack", "update", "--from", folder, "--lang", "en", env=env).returncode == 0
+    installed = (tmp_path / "home" / "scriptforge" / "packs" / "official").resolve()
+    manifest = installed / "pack.yaml"
+    if damage == "empty":
+        manifest.write_text("", encoding="utf-8")
+    elif damage == "files cut":
+        manifest.write_text(manifest.read_text(encoding="utf-8").split("\nfiles:")[0] + "\n", encoding="utf-8")
+    else:
+        (installed / "en" / "extra.yaml").write_text("a: 1\n", encoding="utf-8")
+    (installed / "characters.yaml").write_text("characters: []\n", encoding="utf-8")  # and a text changed
+    broken = cli("show", "imp", env=env)
+    stderr = broken.stderr.decode()
+    assert broken.returncode == 1 and stderr.count("\n") == 1 and "damaged data pack" in stderr, stderr
+    assert "pack update" in stderr
+    assert cli("pack", "update", "--from", folder, "--lang", "en", env=env).returncode == 0
+    assert cli("show", "imp", env=env).returncode == 0
