@@ -200,3 +200,32 @@ def test_the_pack_integrity_record_cannot_be_switched_off(tmp_path, damage):
     assert "pack update" in stderr
     assert cli("pack", "update", "--from", folder, "--lang", "en", env=env).returncode == 0
     assert cli("show", "imp", env=env).returncode == 0
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_l10n_confirm_writes_the_user_layer_only_and_all_works_with_a_pack(tmp_path):
+    from scriptforge.io.paths import DATA_DIR
+
+    ko = {"roles": {"quietgeese": {"name": "조용한 거위", "ability": "아무것도 듣지 못합니다."}}}
+    folder = _official_folder(tmp_path / "src", {"ko.json": json.dumps(ko, ensure_ascii=False)})
+    env = {**_home(tmp_path), "SCRIPTFORGE_DATA": ""}
+    assert cli("pack", "update", "--from", folder, "--lang", "ko", env=env).returncode == 0
+    shipped = _tree(DATA_DIR)
+    one = cli("l10n", "confirm", "imp", "ability", "--lang", "ko", env=env)
+    assert one.returncode == 0, one.stderr.decode()
+    layer = tmp_path / "home" / "scriptforge" / "translations"
+    record = (layer / "ko" / "characters" / "imp.yaml").read_text(encoding="utf-8")
+    assert "translated_from:" in record and "ability:" in record
+    every = cli("l10n", "confirm", "--all", env=env)
+    assert every.returncode == 0, every.stderr.decode()
+    written = [Path(line) for line in every.stdout.decode().splitlines()[:-1]]
+    assert written and all(layer in path.parents for path in written)
+    again = cli("l10n", "confirm", "--all", env=env)
+    assert again.returncode == 0 and again.stdout.decode().endswith("; 0 file(s) written\n")
+    assert _tree(DATA_DIR) == shipped  # the installed package's data folder is never written
+    for args in (["l10n", "status"], ["show", "quietgeese", "--lang", "ko"], ["db", "check"]):
+        later = cli(*args, env=env)
+        assert later.returncode == 0, (args, later.stderr.decode())
