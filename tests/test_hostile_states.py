@@ -229,3 +229,78 @@ def test_l10n_confirm_writes_the_user_layer_only_and_all_works_with_a_pack(tmp_p
     for args in (["l10n", "status"], ["show", "quietgeese", "--lang", "ko"], ["db", "check"]):
         later = cli(*args, env=env)
         assert later.returncode == 0, (args, later.stderr.decode())
+
+
+# -- watch: no loops, no endless waits, no spurious errors ---------------------------------------
+
+def _watch(script: Path, out: Path, icons: Path | None = None):
+    from scriptforge.db.database import load_database
+    from scriptforge.render.outputs import output_target
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.watch import Watch
+
+    return Watch(script, load_database, Renderer(icons_dir=icons),
+                 lambda path, name: output_target(path, str(out), "html", False),
+                 {"lang": "en", "paper": "a4", "fmt": "html"}, icons=icons)
+
+
+def _run(watch, renders: int, lines: list[str]):
+    import threading
+
+    thread = threading.Thread(target=watch.run, args=(lines.append,), kwargs={"renders": renders, "poll": 0.01},
+                              daemon=True)
+    thread.start()
+    return thread
+
+
+def _renders(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Error:") or " wrote " in line]
+
+
+def _until(condition, seconds: float = 60) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+def test_watch_refuses_a_missing_script_at_once(tmp_path):
+    result = cli("watch", tmp_path / "nosuch.json", "-o", tmp_path / "out.html", timeout=30)
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and stderr == f"Error: {tmp_path / 'nosuch.json'}: file not found " \
+        "(watch needs a script to print; make it first, e.g. 'scriptforge new')\n"
+    assert b"watching" not in result.stdout
+
+
+def test_watch_does_not_render_again_for_its_own_output_in_a_watched_folder(tmp_path):
+    import time
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    source = script(tmp_path / "s.json")
+    lines: list[str] = []
+    thread = _run(_watch(source, icons / "sheet.html", icons), 2, lines)
+    _until(lambda: len(_renders(lines)) == 1)
+    time.sleep(1.5)  # on the code before, the output in icons/ started a render every poll
+    assert len(_renders(lines)) == 1, lines
+    script(source, "mayor")
+    thread.join(60)
+    assert not thread.is_alive() and len(_renders(lines)) == 2 and "Error" not in " ".join(lines)
+
+
+def test_a_save_in_two_steps_is_not_called_broken(tmp_path):
+    import time
+
+    source = script(tmp_path / "s.json")
+    lines: list[str] = []
+    thread = _run(_watch(source, tmp_path / "sheet.html"), 2, lines)
+    _until(lambda: len(_renders(lines)) == 1)
+    with open(source, "w", encoding="utf-8") as handle:  # an editor that truncates, then writes
+        handle.write('[{"id": "_meta", "name": "Hostile"}, "imp", ')
+    time.sleep(0.1)
+    script(source, "mayor")
+    thread.join(60)
+    assert not thread.is_alive() and len(_renders(lines)) == 2
+    assert not [line for line in lines if line.startswith("Error:")], lines
