@@ -304,3 +304,33 @@ def test_a_save_in_two_steps_is_not_called_broken(tmp_path):
     thread.join(60)
     assert not thread.is_alive() and len(_renders(lines)) == 2
     assert not [line for line in lines if line.startswith("Error:")], lines
+
+
+def test_a_homebrew_text_over_the_length_cap_is_one_line_naming_its_line(runner, tmp_path):
+    from tests.conftest import EXAMPLES
+
+    text = (EXAMPLES / "homebrew" / "pilgrim.yaml").read_text(encoding="utf-8")
+    long = tmp_path / "pilgrim.yaml"
+    long.write_text(text.replace("flavor: This is a dream.", "flavor: " + "a" * 300_000 + " This is a dream."),
+                    encoding="utf-8")
+    result = cli("homebrew", "check", long, timeout=60)
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and "Traceback" not in stderr, stderr
+    line = text.splitlines().index(next(x for x in text.splitlines() if "flavor: This is a dream." in x)) + 1
+    flavor = next(x for x in long.read_text(encoding="utf-8").splitlines() if "This is a dream." in x and "a" * 9 in x)
+    length = len(flavor.split("flavor: ", 1)[1])
+    assert f"{long}:{line}: field 'texts.en.flavor': the text is {length:,} characters long; at most 10,000" in stderr
+
+
+def test_a_po_text_over_the_length_cap_changes_nothing_and_l10n_check_stays_quick(tmp_path, data_copy):
+    po = tmp_path / "ko.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  f'msgctxt "imp.flavor"\nmsgid "Flavor"\nmsgstr "{"가" * 300_000}"\n', encoding="utf-8")
+    env = {"SCRIPTFORGE_DATA": str(data_copy)}
+    before = _tree(data_copy)
+    result = cli("l10n", "import", po, env=env, timeout=60)
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and stderr.count("\n") == 1, stderr
+    assert f"{po}:7: entry 'imp.flavor': " in stderr and "300,000 characters long; at most 10,000" in stderr
+    assert _tree(data_copy) == before
+    assert cli("l10n", "check", "--lang", "ko", env=env, timeout=60).returncode in (0, 1)
