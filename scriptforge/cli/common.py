@@ -1,6 +1,8 @@
 """What the commands share: the language choice, options given to several commands, the database they
 load, echo and JSON output, and the one-line error."""
 
+from collections.abc import Iterator
+import contextlib
 import functools
 import json
 from pathlib import Path
@@ -104,15 +106,15 @@ class _OneLineUsageError(click.ClickException):
     exit_code = 2
 
 
-class _one_line:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if isinstance(exc, BrokenPipeError):
-            reader_left()
-        if not isinstance(exc, click.UsageError) or isinstance(exc, click.exceptions.NoArgsIsHelpError):
-            return False  # a group given no command still shows its help
+@contextlib.contextmanager
+def _one_line() -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        reader_left()
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # a group given no command still shows its help
+    except click.UsageError as exc:
         path = exc.ctx.command_path if exc.ctx is not None else "scriptforge"
         message = " ".join(exc.format_message().split("\n"))
         raise _OneLineUsageError(f"{shown(path)}: {message} (see '{shown(path)} --help')") from None

@@ -74,7 +74,8 @@ def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
         count = len(document)
         for index in range(count):
             page = document[index]
-            _check_pixel_budget(*page.get_size(), dpi)
+            width, height = page.get_size()
+            _check_pixel_budget(width, height, dpi)
             image = page.render(scale=dpi / 72).to_pil()
             buffer = io.BytesIO()
             image.save(buffer, format="PNG", optimize=False, dpi=(dpi, dpi))  # the pHYs chunk
