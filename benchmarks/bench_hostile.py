@@ -1,5 +1,10 @@
-"""The hostile classes of issue 30, each case a fresh `scriptforge` process: cases, tracebacks, wrong
-exit codes, the slowest case's wall time and the largest peak memory (RSS) of a class.
+"""The hostile classes of issues 30 and 41, each case a fresh `scriptforge` process: cases, tracebacks,
+wrong exit codes, the slowest case's wall time and the largest peak memory (RSS) of a class.
+
+Issue 41's classes are states one mistake or one damaged byte could leave a user in: each is
+followed by the commands that must still work after it (`pack update` with ~40,000 unknown keys,
+then `show`; an emptied pack.yaml, then `pack update`, then `show`), and the PO reader is compared
+with msgfmt on generated files (when msgfmt is installed).
 
     python benchmarks/bench_hostile.py [--keep DIR] [--limit-seconds 2] [--limit-mib 300]
 
@@ -50,6 +55,12 @@ class Case:
     env: dict | None = None
     cwd: Path | None = None
     reader: Path | None = None  # a FIFO to read while the case runs
+    head: bool = False  # read one line of stdout, then close it (as `| head -1`)
+    seconds: float | None = None  # stop the case after this long: still running then is what it must do
+    expect: object = None  # a check of (stdout, stderr) the case must pass
+    mib: float | None = None  # a memory limit of its own (default: --limit-mib)
+    before: object = None  # what to do to the files before the case runs (damage them)
+    cpu: float | None = None  # a CPU-time limit of its own (default: --limit-seconds)
 
 
 @dataclass
@@ -60,12 +71,15 @@ class Outcome:
     cpu: float  # user + system time of the child: what the limit applies to (the machine's load moves wall time)
     mib: float
     traceback: bool
+    passed: bool = True  # the case's `expect` check
 
 
 def run(case: Case, home: Path) -> Outcome:
     env = {**os.environ, "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
            **(case.env or {})}
     env.pop("SCRIPTFORGE_PACKS", None)
+    if case.before is not None:
+        case.before()
     got: list[bytes] = []
     if case.reader is not None:
         threading.Thread(target=lambda: got.append(Path(case.reader).read_bytes()), daemon=True).start()
@@ -75,11 +89,22 @@ def run(case: Case, home: Path) -> Outcome:
 
     stdin = open(case.stdin, "rb") if isinstance(case.stdin, (str, Path)) else subprocess.DEVNULL
     start = time.perf_counter()
+    piped = case.head or case.expect is not None
     child = subprocess.Popen([sys.executable, "-m", "scriptforge", *map(str, case.args)], stdin=stdin,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=case.cwd or home,
-                             preexec_fn=limit)
-    timer = threading.Timer(20, child.kill)
+                             stdout=subprocess.PIPE if piped else subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             env=env, cwd=case.cwd or home, preexec_fn=limit)
+    timer = threading.Timer(case.seconds or 20, child.kill)
     timer.start()
+    stdout: list[bytes] = []
+    if child.stdout is not None:
+        out = child.stdout
+
+        def take():
+            stdout.append(out.readline() if case.head else out.read())
+            if case.head:
+                out.close()
+
+        threading.Thread(target=take, daemon=True).start()
     stderr = child.stderr.read() if child.stderr else b""
     _, status, usage = os.wait4(child.pid, 0)
     timer.cancel()
@@ -88,8 +113,12 @@ def run(case: Case, home: Path) -> Outcome:
     if stdin is not subprocess.DEVNULL:
         stdin.close()
     code = child.returncode if child.returncode >= 0 else None
+    if case.seconds is not None and code is None:
+        code = 0  # stopped as planned: it was still waiting, which is what it had to do
+    time.sleep(0.05)  # the reader thread's last read
+    passed = case.expect is None or bool(case.expect(b"".join(stdout), stderr))
     return Outcome(case, code, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-                   b"Traceback" in stderr or b"MemoryError" in stderr)
+                   b"Traceback" in stderr or b"MemoryError" in stderr, passed)
 
 
 # -- the files the cases use ----------------------------------------------------------------------
@@ -346,7 +375,138 @@ def cases(work: Path, server: str) -> tuple[list[Case], list[Path], list[str]]:
     setup = [homebrew(f"bag{i}", ability=f"Something. [+{1 + i % 2} Outsider]") for i in range(30)]
     path = script(work / "setup30.json", *setup)
     out.append(Case("30 homebrew setup characters", "validate", ["validate", path], (0, 1)))
+    out += issue41_cases(work, s, notes)
     return out, mounts, notes
+
+
+ISSUE_41 = ("usage errors", "closed pipe", "pack writers", "bounded")
+
+
+def one_line(stdout: bytes, stderr: bytes) -> bool:
+    return stderr.count(b"\n") == 1 and stderr.startswith(b"Error: ")
+
+
+def issue41_cases(work: Path, s: Path, notes: list[str]) -> list[Case]:
+    """Issue 41: usage errors, closed pipes, writers that could leave a broken state, unbounded
+    inputs, watch's loops and the PO reader against msgfmt."""
+    from scriptforge.packs.icons import wanted
+    from tests.test_packs import JINXES, NIGHT, ROLES
+
+    out: list[Case] = []
+    for args in (["build", "--nope", s], ["nosuch"], ["l10n", "import"], ["validate", "--format", "xml", s],
+                 ["show", "imp", "--lang", "zz"], ["pack", "update", "--bogus"], ["tokens", s, "--dpi", "5000"]):
+        out.append(Case("usage errors", " ".join(map(str, args))[:40], args, (2,), expect=one_line))
+    many = []
+    for i in range(400):
+        many.append(script(work / f"pipe{i}.json", {"id": "nosuch"}))
+    out.append(Case("closed pipe", "validate 400 files | head -1", ["validate", *many], (0,), head=True,
+                    expect=lambda o, e: bool(o) and e == b""))
+    # writers
+    src = work / "src41"
+    (src / "game").mkdir(parents=True)
+    for name, content in (("roles.json", ROLES), ("nightsheet.json", NIGHT), ("jinxes.json", JINXES)):
+        (src / name).write_text(json.dumps(content), encoding="utf-8")
+    for name in ("pt_BR", "pt_PT", "el"):
+        (src / "game" / f"{name}.json").write_text("{}", encoding="utf-8")
+    keys = {f"unknown{i:05d}-{'x' * 60}": "text" for i in range(40_000)}
+    (src / "game" / "ko.json").write_text(json.dumps({"roles": {}, **keys}), encoding="utf-8")
+    home = {"XDG_DATA_HOME": str(work / "home41")}
+    installed = work / "home41" / "scriptforge" / "packs" / "official"
+    out += [
+        Case("pack writers", "update with {} pt-BR, pt-PT, el", ["pack", "update", "--from", src, "--lang", "pt-BR",
+                                                                 "--lang", "pt-PT", "--lang", "el"], env=home),
+        Case("pack writers", "update with 40,000 unknown keys", ["pack", "update", "--from", src, "--lang", "ko"],
+             env=home, cpu=10),
+        Case("pack writers", "then show", ["show", "imp"], env=home),
+        Case("pack writers", "then l10n confirm --all", ["l10n", "confirm", "--all"], env=home),
+        Case("pack writers", "emptied pack.yaml: show", ["show", "imp"], (1,), env=home, expect=one_line),
+        Case("pack writers", "emptied pack.yaml: pack update", ["pack", "update", "--from", src, "--lang", "ko"],
+             env=home, cpu=10),
+        Case("pack writers", "then show again", ["show", "imp"], env=home),
+    ]
+    out[-3].before = lambda: (installed / "pack.yaml").write_text("", encoding="utf-8")
+    from scriptforge import load_database
+
+    chef = load_database().get("chef")
+    community = work / "ko-community.json"
+    community.write_text(json.dumps([{"id": "_meta", "name": "K"}, {"id": "ko_KR_chef", "name": chef.name("ko"),
+                                      "team": "townsfolk", "ability": chef.text("ko").ability}, "imp"],
+                                    ensure_ascii=False), encoding="utf-8")
+    link = work / "migrate-link.json"
+    link.symlink_to(community)
+    out.append(Case("pack writers", "migrate -o symlink to input", ["migrate", community, "-o", link], (2,),
+                    expect=lambda o, e: e.startswith(b"Error: ") and b"would replace it" in e))
+    # bounded
+    long_yaml = work / "long.yaml"
+    long_yaml.write_text(f"id: wordy\nteam: townsfolk\ntexts:\n  en:\n    name: Wordy\n    ability: {'a' * 300_000}\n",
+                         encoding="utf-8")
+    long_po = work / "long.po"
+    long_po.write_text('msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                       f'msgctxt "imp.flavor"\nmsgid "Flavor"\nmsgstr "{"가" * 300_000}"\n', encoding="utf-8")
+    data = work / "datacopy41"
+    shutil.copytree(ROOT / "data", data)
+    icons = work / "icons41"
+    for char_id, parts in wanted(ROLES).items():
+        for candidates in parts:
+            (icons / "icons" / candidates[0]).parent.mkdir(parents=True, exist_ok=True)
+            os.mkfifo(icons / "icons" / candidates[0])
+    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
+        shutil.copy(src / name, icons / name)
+    watched = work / "watched"
+    watched.mkdir()
+    out += [
+        Case("bounded", "PNG --dpi 1200", ["build", s, "--format", "png", "--dpi", "1200", "-o", work / "big.png"], (2,),
+             expect=one_line),
+        Case("bounded", "PNG at the pixel budget (--dpi 643)", ["build", s, "--format", "png", "--dpi", "643", "-o",
+                                                                 work / "most.png"], mib=500, cpu=20),
+        Case("bounded", "homebrew with a 300,000-character word", ["homebrew", "check", long_yaml], (2,),
+             expect=one_line),
+        Case("bounded", "l10n import a 300,000-character text", ["l10n", "import", long_po], (2,),
+             env={"SCRIPTFORGE_DATA": str(data)}, expect=one_line),
+        Case("bounded", "pack update --icons from FIFOs", ["pack", "update", "--from", icons, "--lang", "en",
+                                                            "--icons"], env={"XDG_DATA_HOME": str(work / "home-icons")}),
+        Case("bounded", "watch nosuch.json", ["watch", work / "nosuch.json", "-o", work / "n.html"], (2,),
+             expect=one_line),
+        Case("bounded", "watch, output in the --icons folder, 8 s", ["watch", s, "--format", "html", "--icons", watched,
+                                                                     "-o", watched / "out.html"], seconds=8,
+             expect=lambda o, e: o.count(b" wrote ") == 1),
+    ]
+    return out
+
+
+def po_against_msgfmt(work: Path) -> str:
+    """How many generated PO files msgfmt -c rejects and the reader accepts (and the other way)."""
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        return "PO reader against msgfmt: skipped (msgfmt is not installed)"
+    from scriptforge.l10n import pofile
+
+    header = 'msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    base = header + 'msgctxt "imp.name"\nmsgid "Imp"\nmsgstr "임프"\n\nmsgctxt "imp.ability"\nmsgid "Kill"\nmsgstr "죽임"\n'
+    lines = base.split("\n")
+    inserts = ["#|", "#| garbage", "#| msgid", '#| msgid "x', '#| "x"', '#|msgid "x"', '#| msgctxt "a"',
+               '#| msgid_plural "a"', "#,", "#, fuzzy", "#,fuzzy", "#, c-format", "#, no-such-flag", "#,,", "#.", "# x",
+               "#x", "#~", '#~ msgid "a"', "#~ garbage", "#@ x", "#:", "#: a.c:1", '"x"', "msgid", "msgstr", "\ufeff",
+               "\t", 'domain "x"', '#| msgid "a"\n#| "b"', '#, fuzzy\n#| msgid "old"', "#= x", "#!", "#|#", 'msgctxt ""']
+    cases = ["\n".join(lines[:i] + [extra] + lines[i:]) for i in range(len(lines) + 1) for extra in inserts]
+    cases += ["\ufeff" + base, base.replace("\n", "\r\n"), base + '\n#| msgid "x"\n']
+    missed = extra = rejected = 0
+    folder = work / "po41"
+    folder.mkdir()
+    for n, text in enumerate(cases):
+        path = folder / f"{n}.po"
+        path.write_text(text, encoding="utf-8")
+        theirs = subprocess.run([msgfmt, "-c", "-o", "/dev/null", str(path)], capture_output=True).returncode != 0
+        try:
+            pofile.read(text.encode("utf-8"))
+            ours = False
+        except pofile.PoSyntaxError:
+            ours = True
+        rejected += theirs
+        missed += theirs and not ours
+        extra += ours and not theirs
+    return (f"PO reader against msgfmt -c: {len(cases)} generated files, msgfmt rejects {rejected}; the reader "
+            f"accepts {missed} of them, and rejects {extra} that msgfmt accepts")
 
 
 def main() -> int:
@@ -354,6 +514,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="work in this folder and leave it")
     parser.add_argument("--limit-seconds", type=float, default=2.0)
     parser.add_argument("--limit-mib", type=float, default=300.0)
+    parser.add_argument("--only-41", action="store_true", help="only the classes of issue 41")
     options = parser.parse_args()
     work = options.keep or Path(tempfile.mkdtemp(prefix="bench-hostile-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -366,11 +527,14 @@ def main() -> int:
     mounts: list[Path] = []
     try:
         all_cases, mounts, notes = cases(work, f"http://127.0.0.1:{server.server_address[1]}")
+        if options.only_41:
+            all_cases = [case for case in all_cases if case.cls in ISSUE_41]
         home = work / "home"
         home.mkdir(exist_ok=True)
         run(Case("warm-up", "fill the caches", ["build", work / "s.json", "--format", "html", "-o", work / "w.html"]),
             home)
         outcomes = [run(case, home) for case in all_cases]
+        po_line = po_against_msgfmt(work)
     finally:
         server.shutdown()
         for folder in mounts:
@@ -389,13 +553,16 @@ def main() -> int:
         big = max(group, key=lambda o: o.mib)
         print(f"| {cls} | {len(group)} | {sum(o.traceback for o in group)} | {len(wrong)} | {slow.cpu:.2f} s "
               f"({slow.seconds:.2f} s; {slow.case.name}) | {big.mib:.0f} MiB ({big.case.name}) |")
-        failing += [o for o in group if o.traceback or o.code not in o.case.exits or o.cpu > options.limit_seconds
-                    or o.mib > options.limit_mib]
+        failing += [o for o in group if o.traceback or o.code not in o.case.exits or not o.passed
+                    or (o.cpu > (o.case.cpu or options.limit_seconds) and o.case.seconds is None)
+                    or o.mib > (o.case.mib or options.limit_mib)]
+    notes.append(po_line)
     for note in notes:
         print(f"note: {note}")
     for o in failing:
         print(f"FAIL {o.case.cls} / {o.case.name}: exit {o.code} (expected {o.case.exits}), {o.cpu:.2f} s CPU "
-              f"({o.seconds:.2f} s wall), {o.mib:.0f} MiB{', traceback' if o.traceback else ''}")
+              f"({o.seconds:.2f} s wall), {o.mib:.0f} MiB{', traceback' if o.traceback else ''}"
+              f"{'' if o.passed else ', output not as expected'}")
     print(f"{len(outcomes)} cases, {len(failing)} over a limit (limits: {options.limit_seconds:g} s, "
           f"{options.limit_mib:g} MiB per case)")
     return 1 if failing else 0

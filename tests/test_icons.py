@@ -141,6 +141,27 @@ def test_a_bad_icon_is_one_line_and_the_pack_is_installed(mirror, tmp_path, data
     assert (pack_dir(data_home) / "characters.yaml").is_file()
 
 
+def test_a_fifo_named_like_an_icon_is_one_line_not_a_hang(mirror, tmp_path, data_home):
+    import subprocess
+    import sys
+
+    folder, _ = mirror
+    local = tmp_path / "local"
+    shutil.copytree(folder, local)
+    (local / "icons" / "tb" / "imp_e.webp").unlink()
+    os.mkfifo(local / "icons" / "tb" / "imp_e.webp")
+    code = ("import json, sys; from scriptforge.packs.install import update_pack\n"
+            "result = update_pack(langs=('en',), from_dir=sys.argv[1], icons=True, target=sys.argv[2])\n"
+            "print(json.dumps([line for line in result.icons.failed if 'imp_e' in line]))")
+    result = subprocess.run([sys.executable, "-c", code, str(local), str(pack_dir(data_home))], capture_output=True,
+                            timeout=120, stdin=subprocess.DEVNULL)  # a regression hangs here, not the suite
+    assert result.returncode == 0, result.stderr.decode()
+    [line] = json.loads(result.stdout)
+    assert line.endswith("imp_e.webp: is a FIFO (named pipe), not a file")
+    manifest = json.loads((pack_dir(data_home) / MANIFEST).read_text(encoding="utf-8"))["icons"]
+    assert "imp" not in manifest and "grandmother" in manifest
+
+
 def test_a_wc25_sheet_shows_an_image_for_every_official_character(mirror, data_home, runner, tmp_path):
     folder, _ = mirror
     with serve(folder) as base:

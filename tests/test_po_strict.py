@@ -34,6 +34,15 @@ BROKEN = {
     "msgstr without msgid": ('msgctxt "imp.ability"\nmsgstr "y"\n', 2),
     "duplicate entry": (GOOD, 2),  # the file's first entry again
     "msgctxt after msgid": ('msgid "x"\nmsgctxt "imp.ability"\nmsgstr "y"\n', 2),
+    "flag inside an entry": ('msgctxt "imp.ability"\nmsgid "x"\n#, fuzzy\nmsgstr "y"\n', 3),
+    "comment between msgctxt and msgid": ('msgctxt "imp.ability"\n#. note\nmsgid "x"\nmsgstr "y"\n', 2),
+    "stray #| line": ('#| garbage\nmsgctxt "imp.ability"\nmsgid "x"\nmsgstr "y"\n', 1),
+    "#| string with no previous msgid": ('#| "x"\nmsgctxt "imp.ability"\nmsgid "x"\nmsgstr "y"\n', 1),
+    "#| msgid with no string": ('#| msgid\nmsgctxt "imp.ability"\nmsgid "x"\nmsgstr "y"\n', 1),
+    "previous msgctxt alone": ('#| msgctxt "a"\nmsgctxt "imp.ability"\nmsgid "x"\nmsgstr "y"\n', 2),
+    "previous msgid with no entry": ('#, fuzzy\n#| msgid "x"\n', 2),
+    "obsolete msgid with no msgstr": ('#~ msgid "a"\n', 1),
+    "obsolete line that is no .po line": ('#~ garbage\n', 1),
 }
 
 
@@ -80,3 +89,13 @@ def test_exported_catalogues_pass_msgfmt_check(lang, db, tmp_path):
     header, entries = pofile.read(po.read_bytes())
     assert header["Language"] == lang and header["Plural-Forms"].startswith("nplurals=")
     assert not any(flag.endswith("-format") for entry in entries for flag in entry.flags)
+
+
+def test_a_byte_order_mark_is_refused_as_msgfmt_refuses_it(tmp_path):
+    po = tmp_path / "bom.po"
+    po.write_text("\ufeff" + HEADER + GOOD, encoding="utf-8")
+    if MSGFMT:
+        assert _msgfmt_rejects(po)
+    with pytest.raises(pofile.PoSyntaxError, match="byte order mark") as caught:
+        pofile.read(po.read_bytes())
+    assert caught.value.line == 1

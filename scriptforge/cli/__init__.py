@@ -7,11 +7,11 @@ import click
 
 from scriptforge import __version__
 from scriptforge.cli import editing, l10n, packs, printing, reference, scripts
-from scriptforge.cli.common import no_packs_option, pack_option
+from scriptforge.cli.common import OneLineErrors, no_packs_option, pack_option
 from scriptforge.io.fileio import new_command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="scriptforge")
 @click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
 def main(debug):

@@ -1,6 +1,8 @@
 """What the commands share: the language choice, options given to several commands, the database they
 load, echo and JSON output, and the one-line error."""
 
+from collections.abc import Iterator
+import contextlib
 import functools
 import json
 from pathlib import Path
@@ -64,6 +66,8 @@ def fail_cleanly(command):
             for line in str(exc).split("\n"):  # not splitlines(): it also splits at \x1c-\x1e, \x85, \u2028
                 echo(f"Error: {line}", err=True)
             sys.exit(exc.exit_code)
+        except BrokenPipeError:
+            reader_left()
         except OSError as exc:  # a file the library did not expect to fail (the writers name theirs)
             if click.get_current_context().find_root().params.get("debug"):
                 raise
@@ -72,6 +76,48 @@ def fail_cleanly(command):
             sys.exit(2)
 
     return wrapper
+
+
+def reader_left() -> None:
+    """The reader of stdout closed it (`scriptforge validate … | head -1`): end quietly with exit 0,
+    as a program does whose reader took what it wanted; the rest of the output goes nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (CliRunner's): nothing is flushed to a closed pipe at exit
+        pass
+    sys.exit(0)
+
+
+class OneLineErrors(click.Group):
+    """The root group: a usage error (unknown option, missing argument, bad value) in any command
+    below it ends in our one line naming the command, `Error: scriptforge build: …`, exit code 2,
+    instead of click's three-line form; a closed stdout ends quietly (see `reader_left`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _one_line():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx):
+        with _one_line():
+            return super().invoke(ctx)
+
+
+class _OneLineUsageError(click.ClickException):
+    exit_code = 2
+
+
+@contextlib.contextmanager
+def _one_line() -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        reader_left()
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # a group given no command still shows its help
+    except click.UsageError as exc:
+        path = exc.ctx.command_path if exc.ctx is not None else "scriptforge"
+        message = " ".join(exc.format_message().split("\n"))
+        raise _OneLineUsageError(f"{shown(path)}: {message} (see '{shown(path)} --help')") from None
 
 
 def format_option(command):

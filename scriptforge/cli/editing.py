@@ -179,10 +179,12 @@ def migrate(script, write, out):
         echo(f"{script}: {line}")
     echo(f"{script}: {result.to_ids} object(s) to ids, {result.overrides} override(s), {result.terms} term(s), "
          f"{len(result.collisions)} collision(s) refused")
-    target = out or (script if write else None)
-    if target:
-        atomic_write_text(target, dump_json(result.after))
-        echo(str(target))
+    if out:
+        if write_output(out, dump_json(result.after).encode("utf-8"), [script]):
+            echo(str(out))
+    elif write:
+        atomic_write_text(script, dump_json(result.after))
+        echo(str(script))
 
 
 @click.command("export")

@@ -182,6 +182,8 @@ def l10n_confirm(id_, field, lang, all_):
     teams.minion.name). --all re-stamps every translation that records a source and stamps every
     text present in both languages that records none: into --lang if given, else into English
     from Korean, then into Korean from English where the English text is not itself a translation.
+    The records go into your translation layer (as `l10n import` does), never into the installed
+    package; with $SCRIPTFORGE_DATA set, into that data folder instead.
 
     \b
     Example:
@@ -190,9 +192,11 @@ def l10n_confirm(id_, field, lang, all_):
     """
     # deferred: start-up time
     from scriptforge.l10n.provenance import confirm_command, editing_data
+    from scriptforge.db.translations import ensure_user_layer
 
-    with editing_data(command_db) as db:
-        written, count = confirm_command(db, id_, field, lang, all_)
+    target = Path(data_dir()) if data_dir() else ensure_user_layer()
+    with editing_data(command_db, target) as db:
+        written, count = confirm_command(db, id_, field, lang, all_, target)
     for path in written:
         echo(f"{path}")
     echo(f"{count} text(s) confirmed; {len(written)} file(s) written")

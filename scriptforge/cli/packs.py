@@ -133,7 +133,7 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
                          progress=lambda line: echo(line, err=True), stale=stale, icons=icons,
                          icons_url=icons_url or ICONS_URL,
                          icon_bar=lambda total: click.progressbar(length=total, label="Icons", file=sys.stderr))
-    for warning in result.build.warnings:
+    for warning in (*result.skipped, *result.build.warnings):
         echo(f"Warning: {warning}", err=True)
     if result.icons is not None:
         for line in icon_failure_lines(result.icons.failed):

@@ -8,7 +8,7 @@ schemas as data/ when it is written and when it is read. The database loads the 
 and then each pack on top (`scriptforge.db.database._LayeredLoader`).
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 import datetime
 import hashlib
@@ -20,12 +20,14 @@ from typing import Any, NamedTuple
 from scriptforge.io.datafiles import read_yaml, validate
 from scriptforge.io.errors import DataError, InputError
 from scriptforge.io.fileio import dump_yaml, writing
+from scriptforge.io.userfiles import MAX_BYTES
 
 FORMAT = 1
 ENV = "SCRIPTFORGE_PACKS"
 MANIFEST = "pack.yaml"
 OFFICIAL = "official"  # the pack `pack update` installs and every command loads by default
 HEADER = "# scriptforge data pack, made by `scriptforge pack import` from the files listed in pack.yaml.\n"
+MAX_NOTES = 200  # notes kept in pack.yaml; a translation with 33,000 unknown keys made it 4 MiB
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 _SCHEMAS = {"characters.yaml": "characters", "night.yaml": "night", "jinxes.yaml": "jinxes", MANIFEST: "pack"}
@@ -181,9 +183,12 @@ def list_packs(folder: Path | None = None) -> list[InstalledPack]:
 def schema_of(rel: str) -> str:
     """The schema of the pack file at `rel` (its path inside the pack)."""
     parts = rel.split("/")
-    if len(parts) == 1:
-        return _SCHEMAS[rel]
-    return "texts" if parts[1] == "characters" else _LANG_SCHEMAS[parts[-1]]
+    schema = _SCHEMAS.get(rel) if len(parts) == 1 else "texts" if parts[1] == "characters" \
+        else _LANG_SCHEMAS.get(parts[-1])
+    if schema is None:  # a file added by hand: never a reason for a traceback
+        raise DataError("not a file a data pack holds (added by hand?); remove it, or run 'scriptforge pack "
+                        "update' (or pack import) to make the pack anew", where=rel)
+    return schema
 
 
 def read_pack(path: Path) -> PackContents:
@@ -208,7 +213,12 @@ def render_files(files: Mapping[str, Any], manifest: Manifest) -> dict[str, byte
     for rel in sorted(files, key=lambda r: (r.count("/"), r)):
         out[rel] = _render(files[rel], rel, manifest.name)
     digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in out.items()}
-    return {MANIFEST: _render(replace(manifest, files=digests).as_yaml(), MANIFEST, manifest.name), **out}
+    notes = manifest.notes
+    if len(notes) > MAX_NOTES:
+        notes = (*notes[:MAX_NOTES], f"{len(notes) - MAX_NOTES:,} more notes, left out of pack.yaml (the command "
+                                     "that made the pack printed them all)")
+    return {MANIFEST: _render(replace(manifest, files=digests, notes=notes).as_yaml(), MANIFEST, manifest.name),
+            **out}
 
 
 def _render(data: Any, rel: str, name: str) -> bytes:
@@ -216,9 +226,13 @@ def _render(data: Any, rel: str, name: str) -> bytes:
     where = Path(name) / rel
     validate(data, schema_of(rel), where)
     try:
-        return (HEADER + dump_yaml(data, fast=True)).encode("utf-8")
+        out = (HEADER + dump_yaml(data, fast=True)).encode("utf-8")
     except ValueError as exc:  # a value the reader would refuse (a NUL, a lone surrogate, NaN)
         raise DataError(str(exc), where=str(where)) from None
+    if len(out) > MAX_BYTES:  # the reader would refuse it, and every later command with it
+        raise DataError(f"would be {len(out) / (1024 * 1024):.1f} MiB, over the {MAX_BYTES // (1024 * 1024)} MiB "
+                        "any data file is read within; nothing was written", where=str(where))
+    return out
 
 
 def damaged_pack(folder: Path) -> DataError | None:
@@ -228,9 +242,18 @@ def damaged_pack(folder: Path) -> DataError | None:
         data = read_yaml(folder / MANIFEST)
     except DataError as exc:
         return exc
+    if isinstance(data, dict) and data.get("partial_texts") is True:
+        return None  # the user's own translation layer (scriptforge.db.translations), edited in place
     recorded = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(recorded, dict):
-        return None  # a pack made before packs recorded their files: nothing to check against
+    if not isinstance(recorded, dict) or not recorded:  # emptied or cut short: the check must not go with it
+        return DataError("damaged data pack: pack.yaml records no sha256 of the pack's files (emptied or cut "
+                         "short); run 'scriptforge pack update' (or pack import) to repair it", where=str(folder))
+    unlisted = sorted(rel for file in folder.rglob("*.yaml")
+                      if (rel := file.relative_to(folder).as_posix()) != MANIFEST and rel not in recorded)
+    if unlisted:
+        return DataError(f"damaged data pack: {unlisted[0]} is not among the files pack.yaml records (pack.yaml "
+                         f"cut short, or a file added by hand); run 'scriptforge pack update' (or pack import) to "
+                         f"repair it", where=str(folder))
     for rel, digest in recorded.items():
         try:
             actual = hashlib.sha256((folder / rel).read_bytes()).hexdigest()
@@ -248,23 +271,26 @@ def damaged_pack(folder: Path) -> DataError | None:
 
 
 def write_pack(files: Mapping[str, Any], manifest: Manifest, target: Path,
-               blobs: Mapping[str, bytes] | None = None) -> Path:
+               blobs: Mapping[str, bytes] | None = None,
+               check: Callable[[Path], DataError | None] | None = None) -> Path:
     """Install the pack at `target` all or nothing, in one rename: the YAML `files` (checked and
     rendered by `render_files` before anything is written) and `blobs`, other files written as
     they are (the icons, `scriptforge.packs.icons`).
 
     `target` is a symbolic link to a version folder beside it (`.NAME.<stamp>`): the new version
     is written whole into its own folder, then a new link replaces the old one with one
-    `os.replace`, so a reader sees the old pack or the new one, never a mix. What a killed run
+    `os.replace`, so a reader sees the old pack or the new one, never a mix. `check(folder)`
+    loads the written version folder before the link moves: a problem is raised and the installed
+    pack stays as it was, so no update can leave a pack that fails every later command. What a killed run
     left behind (version folders no link points to, half-made links) is deleted first.
     """
     target = Path(target)
     rendered = render_files(files, manifest)
     with writing(target):
-        return _install({**(blobs or {}), **rendered}, target)
+        return _install({**(blobs or {}), **rendered}, target, check)
 
 
-def _install(files: dict[str, bytes], target: Path) -> Path:
+def _install(files: dict[str, bytes], target: Path, check: Callable[[Path], DataError | None] | None) -> Path:
     # deferred: start-up time
     import tempfile  # here, not at the top: every command loads this module through the database
 
@@ -286,6 +312,10 @@ def _install(files: dict[str, bytes], target: Path) -> Path:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 folders.add(path.parent)
             path.write_bytes(data)
+        problem = (damaged_pack(version) or check(version)) if check else damaged_pack(version)
+        if problem is not None:
+            raise DataError(f"the new pack would not load, so the installed one is kept: {problem}",
+                            where=str(target))
         if target.exists() and not target.is_symlink():  # a pack folder from before links: moved aside once
             os.replace(target, target.parent / f".{target.name}.{os.getpid()}.old")
         link.unlink(missing_ok=True)

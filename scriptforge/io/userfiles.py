@@ -34,6 +34,9 @@ MAX_BYTES = 4 * 1024 * 1024  # the largest user file read: 35x the largest real 
 # parsed, 4 MiB of JSON can still take ~100 MiB of Python objects (a list of 1.4 million {})
 MAX_DEPTH = 64  # far deeper than any script, pack or homebrew file; deeper input only exhausts the stack
 MAX_VALUES = 2_000_000  # YAML aliases can make a small file expand to billions of values
+# characters in one text a translator or a homebrew author writes: 8x the longest text of the data
+# (an overview, 1,286); the checks of `l10n check` grow with the square of a word's length
+MAX_TEXT = 10_000
 _BAD_CHARACTER = re.compile("[\0\ud800-\udfff]")
 _MAX_DIGITS = 309  # a double holds at most ~1.8e308
 # a FIFO opens without waiting for a writer (and is then refused); no terminal becomes ours
@@ -363,6 +366,29 @@ def value_problem(value: Any) -> str | None:
         return f"{value} is not a finite number (JSON has no NaN or Infinity)"
     if isinstance(value, int) and not isinstance(value, bool) and not _finite(value):
         return "the number is too large (the official app would read Infinity)"
+    return None
+
+
+def too_long(text: str, limit: int = MAX_TEXT) -> str | None:
+    """Why a text is refused for its length, or None."""
+    if len(text) <= limit:
+        return None
+    return f"the text is {len(text):,} characters long; at most {limit:,} (8 times the longest text of the data)"
+
+
+def first_long_text(data: Any, limit: int = MAX_TEXT) -> tuple[list[str | int], str] | None:
+    """The first string (depth first, in document order) longer than `limit`: (steps, why)."""
+    stack: list[tuple[list[str | int], Any]] = [([], data)]
+    while stack:
+        steps, node = stack.pop()
+        if isinstance(node, str):
+            problem = too_long(node, limit)
+            if problem:
+                return steps, problem
+        elif isinstance(node, dict):
+            stack.extend((steps + [key], value) for key, value in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((steps + [i], value) for i, value in reversed(list(enumerate(node))))
     return None
 
 

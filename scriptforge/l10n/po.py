@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scriptforge.io.errors import DataError, InputError
-from scriptforge.io.userfiles import read_bytes, value_problem
+from scriptforge.io.userfiles import read_bytes, too_long, value_problem
 from scriptforge.l10n.provenance import STALE, YamlDoc, previous_source, set_sources, slot, state, write_docs
 from scriptforge.l10n.units import CHAR_FIELDS, all_units
 from scriptforge.model.records import LIST_FIELDS, NIGHT_OF_FIELD, NIGHTS
@@ -120,7 +120,7 @@ def read_changes(db, path: Path, lang: str | None = None) -> tuple[str, list[Tex
         key, index = _parse_key(db, message.msgctxt, lang, path, line)
         if not message.msgstr or message.fuzzy:
             continue
-        problem = value_problem(message.msgstr)
+        problem = value_problem(message.msgstr) or too_long(message.msgstr) or too_long(message.msgid)
         if problem:
             _fail(path, line, f"entry {message.msgctxt!r}: {problem}")
         unit = units.get(key)

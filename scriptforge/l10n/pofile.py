@@ -61,18 +61,49 @@ def _unquote(text: str, line: int) -> str:
     return "".join(out)
 
 
+def _previous(rest: str, number: int, pending: dict) -> None:
+    """One `#|` line (the previous source of a fuzzy entry) into `pending`, as strictly as msgfmt."""
+    match = _KEYWORD.match(rest)
+    if match and match.group(1) in ("msgid", "msgctxt"):
+        key = "previous" if match.group(1) == "msgid" else "previous_context"
+        pending[key] = _unquote(match.group(2), number)
+        pending["previous_last"] = key
+        pending.setdefault("previous_line", number)
+    elif rest.startswith('"') and pending.get("previous_last"):
+        pending[pending["previous_last"]] += _unquote(rest, number)
+    else:
+        raise PoSyntaxError(number, f"a #| line that is no previous msgctxt, msgid or their continuation: {rest[:40]!r}")
+
+
+def _obsolete(rest: str, number: int, open_line: int) -> int:
+    """Check one `#~` line (an obsolete entry, otherwise ignored, as msgfmt does); the line of an
+    obsolete msgid still waiting for its msgstr (0: none)."""
+    match = _KEYWORD.match(rest)
+    if match:
+        _unquote(match.group(2), number)
+        if match.group(1) == "msgstr":
+            return 0
+        return number if match.group(1) == "msgid" else open_line
+    if rest.startswith('"'):
+        _unquote(rest, number)
+        return open_line
+    raise PoSyntaxError(number, f"an obsolete (#~) line that is not a .po line: {rest[:40]!r}")
+
+
 def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
     """(header fields, entries) of a .po file; PoSyntaxError with the line on anything msgfmt rejects."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise PoSyntaxError(raw[: exc.start].count(b"\n") + 1, "not UTF-8 text (the .po file must be saved as UTF-8)") from None
-    text = text.removeprefix("\ufeff")
+    if text.startswith("\ufeff"):
+        raise PoSyntaxError(1, "a byte order mark (BOM) at the start of the file; save it as UTF-8 without BOM")
     entries: list[Entry] = []
     seen: dict[tuple[str | None, str], int] = {}
     pending: dict = {}  # comments, flags and previous msgid collected for the next entry
     current: dict | None = None  # the entry being read: keyword -> [value parts], "line"
     last: str | None = None  # the keyword a continuation string belongs to
+    obsolete_open = 0  # the line of an obsolete (#~) msgid still waiting for its msgstr
 
     def finish() -> None:
         nonlocal current, last
@@ -94,19 +125,24 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
         stripped = raw_line.strip()
         if not stripped:
             continue
+        if not stripped.startswith("#~") and obsolete_open:
+            raise PoSyntaxError(obsolete_open, "an obsolete entry (#~) with a msgid and no msgstr")
+        if stripped in ("#|", "#~"):
+            continue  # empty: msgfmt lets them through anywhere, even inside an entry
         if stripped.startswith("#"):
             if current is not None and "msgstr" in current:
                 finish()
+            if current is not None:
+                raise PoSyntaxError(number, "a comment inside an entry (comments go before its msgctxt or msgid)")
+            rest = stripped[2:].strip()
             if stripped.startswith("#,"):
                 pending.setdefault("flags", []).extend(f.strip() for f in stripped[2:].split(",") if f.strip())
             elif stripped.startswith("#."):
                 pending.setdefault("comments", []).append(stripped[2:].strip())
-            elif stripped.startswith("#| msgid "):
-                pending["previous"] = _unquote(stripped[len("#| msgid "):], number)
-            elif stripped.startswith('#| "') and "previous" in pending:
-                pending["previous"] += _unquote(stripped[3:], number)
-            elif stripped.startswith("#~"):
-                pass  # an obsolete entry: ignored, as msgfmt does
+            elif stripped.startswith("#|") and rest:
+                _previous(rest, number, pending)
+            elif stripped.startswith("#~") and rest:
+                obsolete_open = _obsolete(rest, number, obsolete_open)
             continue
         if stripped.startswith('"'):
             if current is None or last is None:
@@ -122,6 +158,8 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
         if keyword in ("msgctxt", "msgid") and current is not None and "msgstr" in current:
             finish()
         if current is None:
+            if pending.get("previous_context") is not None and pending.get("previous") is None:
+                raise PoSyntaxError(number, "a previous msgctxt (#|) without a previous msgid")
             current = {"line": number, "comments": pending.get("comments", []),
                        "flags": tuple(pending.get("flags", ())), "previous": pending.get("previous")}
             pending = {}
@@ -136,6 +174,10 @@ def read(raw: bytes) -> tuple[dict[str, str], list[Entry]]:
             current["msgid_line"] = number
         last = keyword
     finish()
+    if obsolete_open:
+        raise PoSyntaxError(obsolete_open, "an obsolete entry (#~) with a msgid and no msgstr")
+    if pending.get("previous") is not None or pending.get("previous_context") is not None:
+        raise PoSyntaxError(pending["previous_line"], "a previous msgid or msgctxt (#|) with no entry after it")
     header: dict[str, str] = {}
     if entries and entries[0].msgid == "" and entries[0].msgctxt is None:
         head = entries.pop(0)

@@ -220,8 +220,14 @@ def plan_confirm(db, lang: str | None = None, keys=None) -> list[tuple[str, str,
     return plan
 
 
-def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
-    """Record the current source text (and its hash) for each planned unit; returns the files written."""
+def confirm(db, plan: list[tuple[str, str, str]], root: Path | None = None) -> list[Path]:
+    """Record the current source text (and its hash) for each planned unit in the data folder
+    `root` (default: the database's); returns the files written. In a layer of partial texts (the
+    user's translation layer) a file holds just the record: the texts stay where they are."""
+    # deferred: start-up time
+    from scriptforge.db.translations import is_partial
+
+    root = Path(root or db.data_dir)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
     per_doc: dict[Path, tuple[str, dict]] = {}
@@ -229,14 +235,14 @@ def confirm(db, plan: list[tuple[str, str, str]]) -> list[Path]:
         value = units[key].text(source)
         if value is None or units[key].text(lang) is None:
             continue
-        where = slot(db.data_dir, lang, key)
+        where = slot(root, lang, key)
         if where.path not in docs:
             docs[where.path] = YamlDoc.read(where.path)
             per_doc[where.path] = (source, {})
         per_doc[where.path][1][where.hash_key] = value
     for path, (source, texts) in per_doc.items():
         set_sources(docs[path], source, texts)
-    return write_docs(list(docs.values()), db.data_dir)
+    return write_docs(list(docs.values()), root, partial=is_partial(root))
 
 
 def status(db, games=None) -> dict:
@@ -276,13 +282,14 @@ def status(db, games=None) -> dict:
     return out
 
 
-def confirm_command(db, name: str | None, field: str | None, lang: str | None, all_: bool):
-    """What `l10n confirm` does: (files written, number of texts confirmed)."""
+def confirm_command(db, name: str | None, field: str | None, lang: str | None, all_: bool,
+                    root: Path | None = None):
+    """What `l10n confirm` does: (files written into the data folder `root`, number of texts confirmed)."""
     if all_:
         if name or field:
             raise ScriptforgeError("give either ID FIELD or --all, not both")
         plan = plan_confirm(db, lang)
-        return confirm(db, plan), len(plan)
+        return confirm(db, plan, root), len(plan)
     if not (name and field):
         raise ScriptforgeError("give ID and FIELD (e.g. 'imp ability'), or --all")
     if name in ("step", "reminder", "jinx", "ui"):
@@ -303,4 +310,4 @@ def confirm_command(db, name: str | None, field: str | None, lang: str | None, a
     if unit.text(lang) is None or source is None:
         raise ScriptforgeError(f"'{key}' needs a text in both languages to be confirmed")
     plan = plan_confirm(db, lang, [key])
-    return confirm(db, plan), len(plan)
+    return confirm(db, plan, root), len(plan)

@@ -37,7 +37,11 @@ from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterable, Sequence
 import urllib.parse
 import warnings
+
 from scriptforge import __version__
+from scriptforge.io.errors import InputError
+from scriptforge.io.userfiles import read_bytes
+
 ICONS_URL = "https://release.botc.app/resources/characters/"
 FOLDER = "icons"  # inside the pack
 MANIFEST = f"{FOLDER}/manifest.json"
@@ -160,15 +164,14 @@ def _fetch(url: str, before: dict[str, Any] | None, timeout: float) -> Got | Non
 
 
 def _read(path: Path) -> Got | None:
-    try:
-        with path.open("rb") as handle:
-            body = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+    """An icon file of a --from folder: a regular file only (a FIFO named like an icon is refused
+    at once, not waited on), at most MAX_BYTES; None when there is none."""
+    if not os.path.lexists(path):
         return None
-    except OSError as exc:
-        raise IconError(f"{path}: cannot read file: {exc.strerror or exc}") from None
-    if len(body) > MAX_BYTES:
-        raise IconError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB")
+    try:
+        body = read_bytes(path, MAX_BYTES)
+    except InputError as exc:
+        raise IconError(str(exc)) from None
     return Got(path.resolve().as_uri(), body)
 
 

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 import urllib.parse
 
-from scriptforge.db.database import load_database
+from scriptforge.db.database import check_database, load_database
 from scriptforge.io.errors import DataError, InputError
 from scriptforge.io.fileio import locked
 from scriptforge.packs.icons import ICONS_URL, IconUpdate, carried_over, update_icons
 from scriptforge.model.languages import codes, default, get as get_language, official
-from scriptforge.io.userfiles import MAX_BYTES as USER_FILE_BYTES, read_bytes
+from scriptforge.io.userfiles import MAX_BYTES as USER_FILE_BYTES, decode, parse_json, read_bytes
 from scriptforge.packs.build import PackBuild, Source, build_pack, parse_source, read_source
 from scriptforge.packs.diff import PackDiff, diff_packs
 from scriptforge.db.pack_sources import drop_stale
@@ -63,6 +63,16 @@ class UpdateResult:
     diff: PackDiff | None = None  # what changed against the pack installed before; None on a first install
     icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
     notes: tuple[str, ...] = ()  # what the user should know about files given and not read
+    skipped: tuple[str, ...] = ()  # warnings: official files that hold nothing yet (`{}`), left out
+
+
+def loads_on(data_dir: Path | None = None, packs: Iterable[Path] = ()) -> Callable[[Path], DataError | None]:
+    """`write_pack`'s check: the first problem of loading the written pack on `data_dir` and `packs`."""
+    def check(folder: Path) -> DataError | None:
+        problems = check_database(data_dir, [*packs, folder])[1]
+        return problems[0] if problems else None
+
+    return check
 
 
 def translation_file(lang: str) -> str:
@@ -90,8 +100,11 @@ def _wanted(langs: tuple[str, ...]) -> list[tuple[str, str | None]]:
 
 def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: str = OFFICIAL_URL,
                 translations_url: str = TRANSLATIONS_URL, timeout: float = TIMEOUT,
-                progress: Callable[[str], None] = lambda line: None, installed: tuple[str, ...] = ()) -> list[Source]:
-    """Every official file, read from `from_dir` or fetched, and checked; nothing is written."""
+                progress: Callable[[str], None] = lambda line: None, installed: tuple[str, ...] = (),
+                skipped: list[str] | None = None) -> list[Source]:
+    """Every official file, read from `from_dir` or fetched, and checked; nothing is written. A
+    translation file that holds nothing (`{}`: the official pt-BR, pt-PT and el files in 2026) is
+    left out with a line in `skipped`, not a failure: its language simply has no official texts."""
     sources = []
     for name, lang in _wanted(langs):
         if from_dir is not None:
@@ -111,12 +124,27 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
             location = urllib.parse.urljoin(base if base.endswith("/") else base + "/", name)
             progress(f"fetching {location}")
             raw = fetch(location, timeout)
+        if lang and _empty(raw, location):
+            if skipped is not None:
+                skipped.append(f"{location}: the official {lang} translation holds no texts yet ({{}}); "
+                               f"{lang} is left out of the pack")
+            continue
         source = parse_source(raw, Path(name), lang, url=location)
         expected = "translation" if lang else name.removesuffix(".json")
         if source.kind != expected:
             raise InputError(f"expected a {expected} file, found a {source.kind} file", where=location)
         sources.append(source)
     return sources
+
+
+def _empty(raw: bytes, where: str) -> bool:
+    """Whether an official file is an empty JSON object (anything unreadable is parse_source's to report)."""
+    if len(raw) > 64:
+        return False
+    try:
+        return parse_json(decode(raw, where), where) == {}
+    except InputError:
+        return False
 
 
 def unread_files(from_dir: Path | None) -> tuple[str, ...]:
@@ -166,8 +194,9 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
     target = Path(target) if target else packs_dir() / OFFICIAL
     installed = installed_languages(target)
     langs = wanted_languages(langs, installed, only)
+    skipped: list[str] = []
     sources = get_sources(langs=langs, from_dir=from_dir, url=url, translations_url=translations_url,
-                          timeout=timeout, progress=progress, installed=installed)
+                          timeout=timeout, progress=progress, installed=installed, skipped=skipped)
     base_db = load_database()  # the built-in data only: the new pack replaces the old one, not layers on it
     roles = next(s.data for s in sources if s.kind == "roles")
     with locked(target, follow_symlinks=False):  # the link: each version folder is another file
@@ -185,10 +214,11 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
         else:
             icon_update = carried_over(installed_pack, (r["id"] for r in roles))
         build.blobs.update(icon_update.files)
-        path = write_pack(build.files, build.manifest, target, build.blobs)
+        path = write_pack(build.files, build.manifest, target, build.blobs, check=loads_on())
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, languages=LanguageSet(installed, build.manifest.languages), diff=diff,
-                        icons=icon_update if icons or icon_update.count else None, notes=unread_files(from_dir))
+                        icons=icon_update if icons or icon_update.count else None, notes=unread_files(from_dir),
+                        skipped=tuple(skipped))
 
 
 def import_pack(paths: Iterable[str | Path], *, name: str | None = None, out: Path | None = None,
@@ -200,6 +230,7 @@ def import_pack(paths: Iterable[str | Path], *, name: str | None = None, out: Pa
     Names and jinx pairs the files do not define are looked up in `base_db`, else in the data
     (`data_dir`) with `packs` loaded, except the pack being replaced: a pack never depends on its
     own older version."""
+    packs = list(packs)
     sources = [read_source(Path(p), lang) for p in paths]
     if not sources:
         raise InputError("no files given")
@@ -211,7 +242,8 @@ def import_pack(paths: Iterable[str | Path], *, name: str | None = None, out: Pa
     build = build_pack(sources, name, base_db)
     with locked(target, follow_symlinks=False):  # the link itself: each version folder is another file
         try:
-            return write_pack(build.files, build.manifest, target, build.blobs), build
+            return write_pack(build.files, build.manifest, target, build.blobs,
+                              check=loads_on(data_dir, [Path(p) for p in packs if Path(p).resolve() != target.resolve()])), build
         except DataError as exc:  # a value the input schemas let through but the pack's do not
             raise InputError(f"the pack these files make fails its own schema ({exc}); fix the value in the "
                              "input", where=", ".join(str(s.path) for s in sources)) from None

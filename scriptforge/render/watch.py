@@ -6,7 +6,10 @@ is watched is polled by modification time and size (no file-notification depende
 every YAML file of the ``--homebrew`` folder (a file added or removed counts) and the ``--icons``
 folder. After each render it prints what `add`/`remove` print: the files written, then how the
 validate findings moved since the previous render. A save that cannot be read (half-written JSON,
-an unknown character) prints its one-line error and the watch goes on. The output is written
+an unknown character) prints its one-line error and the watch goes on, once the file has stayed
+the same for ``SETTLE_SECONDS`` (an editor that writes a file in two steps gets no error between
+them). The files a render writes are never watched (an output inside the ``--icons`` folder would
+start the next render, for ever), and a script that does not exist is refused at once. The output is written
 atomically (``outputs.write_rendered``), so a PDF viewer that reloads on change never sees half a
 file; it is a preview the next save replaces, so it is not flushed to disk first (no fsync). The cyclic garbage collector is kept out of each render and run after the output is written,
 while the watch waits for the next save.
@@ -26,6 +29,7 @@ from scriptforge.render.outputs import STDOUT, written_lines
 from scriptforge.model.findings import Selection
 
 POLL_SECONDS = 0.02  # how often the files are looked at (a few stat calls: no measurable CPU)
+SETTLE_SECONDS = 0.3  # how long a file that cannot be read must stay unchanged before it is called broken
 
 Stamp = dict[Path, tuple[int, int]]  # path -> (mtime_ns, size)
 
@@ -46,6 +50,8 @@ class Watch:
     _db: Any = None  # with the homebrew folder's characters
     _homebrew_stamp: Stamp | None = None
     _last: Any = None  # the Analysis of the last render
+    _outputs: set[tuple[int, int]] = field(default_factory=set)  # (device, inode) of what renders wrote: not watched
+    _failed: bool = False  # whether the last render ended in an error
 
     def files(self) -> Stamp:
         """The watched files with their modification times and sizes (a missing file is left out)."""
@@ -55,6 +61,8 @@ class Watch:
             try:
                 info = os.stat(path)
             except OSError:
+                continue
+            if (info.st_dev, info.st_ino) in self._outputs:
                 continue
             stamp[path] = (info.st_mtime_ns, info.st_size)
         return stamp
@@ -80,6 +88,7 @@ class Watch:
         from scriptforge.render.pipeline import build
 
         start = time.perf_counter()
+        self._failed = True
         enabled = gc.isenabled()
         gc.disable()
         try:
@@ -95,16 +104,31 @@ class Watch:
         seconds = time.perf_counter() - start
         if isinstance(result, Failure):
             return [f"Error: {line}" for line in result.message.splitlines()]
+        self._failed = False
+        self._outputs = {(info.st_dev, info.st_ino) for path in result.written if (info := _stat(path)) is not None}
         lines = [f"Warning: {self.script}: {warning}" for warning in result.warnings]
         done = [f"wrote {line} in {seconds:.2f} s" for line in written_lines(result.written, result.pages)]
         lines += change_between(self.script, self._last, result.analysis, done).lines(self.chosen)
         self._last = result.analysis
         return lines
 
+    def _settled(self, stamp: Stamp, poll: float) -> bool:
+        """Whether the watched files stay as `stamp` for SETTLE_SECONDS."""
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while time.monotonic() < deadline:
+            if self.files() != stamp:
+                return False
+            time.sleep(poll)
+        return True
+
     def run(self, echo: Callable[[str], None], renders: int | None = None, poll: float = POLL_SECONDS) -> None:
         """Render now and after every change until Ctrl-C (or after `renders` renders: for tests)."""
         if str(self.target(self.script, None)) == STDOUT:
             raise InputError("watch writes a file that a viewer can reload; give -o FILE, not -o -")
+        if not self.script.is_file():
+            raise InputError("file not found (watch needs a script to print; make it first, e.g. "
+                             "'scriptforge new')" if not self.script.exists() else "is not a file",
+                             where=str(self.script))
         echo(f"watching {self.script} (Ctrl-C to stop)")
         seen: Stamp | None = None
         done = 0
@@ -113,7 +137,12 @@ class Watch:
                 stamp = self.files()
                 if stamp != seen and self.script in stamp:
                     seen = stamp
-                    for line in self.render(stamp):
+                    lines = self.render(stamp)
+                    if self._failed and not self._settled(stamp, poll):
+                        continue  # written again meanwhile: the next render reads the finished file
+                    seen = {path: value for path, value in seen.items()
+                            if (info := _stat(path)) is None or (info.st_dev, info.st_ino) not in self._outputs}
+                    for line in lines:
                         echo(line)
                     done += 1
                     gc.collect()  # the render's garbage, while nothing waits for it
@@ -121,6 +150,13 @@ class Watch:
                 time.sleep(poll)
         except KeyboardInterrupt:
             echo("stopped")
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 def _entries(folder: Path) -> list[Path]:

@@ -14,14 +14,20 @@
 import copy
 from dataclasses import dataclass, field
 import logging
+import math
 import os
 import io
+
+from scriptforge.io.errors import InputError
 
 from scriptforge.render.pages import without_fit_anchors
 from scriptforge.render.views import WORD_JOINER
 
 FORMATS = ("pdf", "html", "png")
 PNG_DPI = 150
+# The most pixels one PNG page may have: an A4 or Letter page at 600 dpi (35 million) renders in
+# about 300 MiB; a page at 1200 dpi (140 million) took 1.56 GB.
+PNG_PIXEL_BUDGET = 40_000_000
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
 
 
@@ -68,6 +74,8 @@ def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
         count = len(document)
         for index in range(count):
             page = document[index]
+            width, height = page.get_size()
+            _check_pixel_budget(width, height, dpi)
             image = page.render(scale=dpi / 72).to_pil()
             buffer = io.BytesIO()
             image.save(buffer, format="PNG", optimize=False, dpi=(dpi, dpi))  # the pHYs chunk
@@ -76,6 +84,16 @@ def pdf_to_png(pdf: bytes, dpi: int = PNG_DPI) -> list[tuple[str, bytes]]:
         return out
     finally:
         document.close()
+
+
+def _check_pixel_budget(width_pt: float, height_pt: float, dpi: int) -> None:
+    """An InputError naming --dpi when a page of this size would be more pixels than the budget."""
+    width, height = round(width_pt * dpi / 72), round(height_pt * dpi / 72)
+    if width * height > PNG_PIXEL_BUDGET:
+        most = int(72 * math.sqrt(PNG_PIXEL_BUDGET / (width_pt * height_pt)))
+        raise InputError(f"a PNG page of {width:,} × {height:,} pixels is over the budget of "
+                         f"{PNG_PIXEL_BUDGET // 1_000_000} million pixels; at most --dpi {most} on this paper "
+                         "(or PDF output, which has no pixels)", where=f"--dpi {dpi}")
 
 
 def output(docs: list, fmt: str, warnings: list[str], dpi: int = PNG_DPI, fitted: list | None = None) -> Rendered:

@@ -17,7 +17,7 @@ from scriptforge.io.errors import DataError, InputError, ScriptforgeError
 from scriptforge.model.records import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEXT_FIELDS, Character, Jinx, SetupEffect, Texts
 from scriptforge.model.character_json import character_object
 from scriptforge.rules.brackets import read_brackets
-from scriptforge.io.userfiles import read_yaml
+from scriptforge.io.userfiles import first_long_text, read_yaml
 
 _TEXT_FIELDS = (*TEXT_FIELDS, "aliases")
 
@@ -54,6 +54,10 @@ def check_homebrew(path, db: Database) -> tuple[Homebrew | None, list[Scriptforg
     path = Path(path)
     try:
         data = read_yaml(path)
+        long = first_long_text(data)
+        if long is not None:
+            raise InputError(f"field '{'.'.join(map(str, long[0]))}': {long[1]}",
+                             where=f"{path}:{line_of(path, long[0])}")
         validate(data, "homebrew", path, record_id=data.get("id") if isinstance(data, dict) else None)
     except ScriptforgeError as exc:
         return None, [exc]
