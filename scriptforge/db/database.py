@@ -753,11 +753,18 @@ def _term_key(term: dict[str, Any]) -> tuple[str, str]:
 def _merge_terms(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Glossary entries per entry: a later layer's entry about the same thing changes its fields;
     the earlier layers' other entries stay, in their order."""
-    merged = {_term_key(term): dict(term) for term in old}
+    merged = [dict(term) for term in old]
+    first = {}
+    for i, term in enumerate(merged):
+        first.setdefault(_term_key(term), i)
     for term in new:
-        key = _term_key(term)
-        merged[key] = {**merged.get(key, {}), **term}
-    return list(merged.values())
+        at = first.get(_term_key(term))
+        if at is None:
+            first[_term_key(term)] = len(merged)
+            merged.append(dict(term))
+        else:
+            merged[at] = {**merged[at], **term}
+    return merged
 
 
 def _merge_records(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
