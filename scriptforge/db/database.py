@@ -188,6 +188,13 @@ class Database:
         return str(self.word(lang, "labels", "fallback_language") or "").format(
             source=self.language_name(source, lang), target=self.language_name(lang, lang))
 
+    def fallback_note(self, lang: str, source: str) -> str:
+        """The line that explains the tag of a text shown in `source` because `lang` has none
+        ("EN: printed in English; there is no Korean text yet")."""
+        note = self.word(lang, "labels", "fallback_note") or "{tag}: {source}"
+        return str(note).format(tag=source.upper(), source=self.language_name(source, lang),
+                                target=self.language_name(lang, lang))
+
     def language_name(self, code: str, lang: str) -> str:
         """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""
         own = (self.ui.get(lang) or {}).get("languages", {}).get(code)

@@ -411,9 +411,7 @@ def fallback_notes(db, page_lang: str, tags: Iterable[str | None]) -> list[str]:
         if tag == stale_tag(db, page_lang):
             out.append(str(db.word(page_lang, "labels", "stale_note") or tag).format(tag=tag))
             continue
-        note = db.word(page_lang, "labels", "fallback_note") or "{tag}: {source}"
-        out.append(str(note).format(tag=tag, source=db.language_name(tag.lower(), page_lang),
-                                    target=db.language_name(page_lang, page_lang)))
+        out.append(db.fallback_note(page_lang, tag.lower()))
     return out
 
 
