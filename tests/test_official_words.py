@@ -254,3 +254,64 @@ def test_one_text_in_each_kind_of_file_keeps_the_rest_of_its_layer(home, tmp_pat
     assert terms["chef"]["term"] == "요리왕"
     assert len(db.glossary["ko"]) == len(below.glossary["ko"])
     assert db.resolve("요리왕").id == "chef"
+
+
+# -- texts in another language are marked everywhere ----------------------------------------------
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_show_lists_every_jinx_and_marks_those_in_english(home):
+    """The Widow has Korean texts and one Korean jinx of several (the fixture's game/ko.json)."""
+    db = load_database(packs=[packs_dir() / "official"])
+    jinxes = db.jinxes_of("widow")
+    korean = [j for j in jinxes if "ko" in j.texts]
+    assert len(korean) == 1 and len(jinxes) > 2
+    text = _run("show", "widow", "--lang", "ko")
+    lines = [line for line in text.splitlines() if line.startswith(db.word("ko", "labels", "jinxes") + " × ")]
+    assert len(lines) == len(jinxes)
+    assert [line for line in lines if not line.endswith("[EN]")] == [
+        f"{db.word('ko', 'labels', 'jinxes')} × {db.get('damsel').name('ko')}: {korean[0].texts['ko']}"]
+    assert text.rstrip().splitlines()[-1] == db.fallback_note("ko", "en")
+    assert text.splitlines()[0].startswith("미망인 (widow)")  # its Korean name, unmarked
+    record = json.loads(_run("show", "widow", "--lang", "ko", "--format", "json"))
+    record = record[0] if isinstance(record, list) else record
+    assert {f"jinx.{j.key}" for j in jinxes if j not in korean} <= set(record["fallbacks"]["ko"])
+    assert f"jinx.{korean[0].key}" not in record["fallbacks"]["ko"]
+    # a character with no Korean texts at all shows the English ones, every one tagged
+    english = _run("show", "mathematician", "--lang", "ko")
+    assert f"[ko] {db.get('mathematician').name('en')} [EN]" in english
+    assert f"{db.get('mathematician').text('en').ability} [EN]" in english
+
+
+def test_night_jinxes_setup_and_list_mark_what_is_not_in_the_language(home, tmp_path):
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "t"}, "alchemist", "chef", "widow", "damsel", "imp",
+                                  "recluse", "baron"]), encoding="utf-8")
+    night = _run("night", str(script), "--lang", "de")
+    alchemist = next(line for line in night.splitlines() if "Alchemist" in line)
+    assert alchemist.count("[EN]") == 2  # its name and its reminder
+    chef = next(line for line in night.splitlines() if "Köchin" in line)
+    assert "[EN]" not in chef
+    steps = json.loads(_run("night", str(script), "--lang", "de", "--format", "json"))["steps"]
+    assert steps["alchemist"]["fallback"] == {"name": "en", "first_night": "en"}
+    assert "fallback" not in steps["chef"] and "fallback" not in steps["dusk"]
+
+    jinxes = _run("jinxes", str(script), "--lang", "ko")
+    korean = next(line for line in jinxes.splitlines() if line.startswith("미망인 × 아가씨"))
+    assert "[EN]" not in korean
+    assert any(line.startswith("Alchemist [EN] × 미망인: ") and line.endswith("[EN]") for line in jinxes.splitlines())
+    records = json.loads(_run("jinxes", str(script), "--lang", "ko", "--format", "json"))["jinxes"]
+    assert {tuple(r["characters"]): r.get("fallback") for r in records}[("widow", "damsel")] is None
+    assert all(r.get("fallback") == "en" for r in records if "alchemist" in r["characters"])
+
+    setup = _run("setup", str(script), "--lang", "de")
+    assert "Baron [EN]" in setup and setup.rstrip().endswith(load_database(packs=[packs_dir() / "official"])
+                                                             .fallback_note("de", "en"))
+
+    rows = {r["id"]: r for r in json.loads(_run("list", "--lang", "de", "--format", "json"))}
+    assert rows["alchemist"]["fallback"] == "en" and "fallback" not in rows["chef"]

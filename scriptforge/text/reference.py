@@ -114,22 +114,26 @@ def character_text(db: Database, ch: Character, langs) -> str:
         head.append(f"{labels['setup']}: {setup_description(ch.setup, db, first, ch.name(first), lambda i: db.characters[i].name(first) if i in db.characters else i)}")
     out = ["\n".join(head)]
     for lang in langs:
-        texts = ch.text(lang)
+        texts, shown_in = ch.texts_for(lang)
         lab = db.labels(lang)
         if texts is None:
-            out.append(f"[{lang}] {db.fallback_label(lang, ch.texts_for(lang)[1] or lang)}")
+            out.append(f"[{lang}] {db.fallback_label(lang, lang)}")
             continue
-        block = [f"[{lang}] {texts.name}", texts.ability]
+        mark = tag(shown_in, lang)  # no `lang` texts: those of the next language, every one tagged
+        used.append(shown_in)
+        block = [f"[{lang}] {texts.name}{mark}", texts.ability + mark]
+        if mark:
+            block.insert(0, f"[{lang}] {db.fallback_label(lang, shown_in or lang)}")
         flavor, code = ch.field("flavor", lang)
         if isinstance(flavor, str):
             used.append(code)
             block.append((f"“{flavor}”" if not flavor.startswith(("\"", "“")) else flavor) + tag(code, lang))
         if texts.overview:
-            block += ["", f"{lab['overview']}:", texts.overview]
+            block += ["", f"{lab['overview']}:", texts.overview + mark]
         for key in LIST_FIELDS:
             items = getattr(texts, key)
             if items:
-                block += ["", f"{lab[key]}:"] + [f"  - {item}" for item in items]
+                block += ["", f"{lab[key]}:"] + [f"  - {item}{mark}" for item in items]
         for label in NIGHT_REMINDER_FIELDS:
             reminder, code = ch.night_reminder(label, lang)
             if reminder:
