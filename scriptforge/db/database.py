@@ -761,7 +761,7 @@ def _merge_terms(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[d
     """Glossary entries per entry: a later layer's entry about the same thing changes its fields;
     the earlier layers' other entries stay, in their order."""
     merged = [dict(term) for term in old]
-    first = {}
+    first: dict[tuple[str, str], int] = {}
     for i, term in enumerate(merged):
         first.setdefault(_term_key(term), i)
     for term in new:

@@ -481,7 +481,7 @@ def interface_words(src: Source, warnings: list[str]) -> dict[str, Any]:
             continue
         if target[-1] == "plural":
             value, target = (value.partition("|")[2] or value).strip(), target[:-1]
-        extra = set(re.findall(r"\{[^}]*\}", value)) - _PLACEHOLDERS.get(target, set())
+        extra = set(re.findall(r"\{[^}]*\}", value)) - _PLACEHOLDERS.get((target[0], target[1]), set())
         if extra or re.sub(r"\{[^}]*\}", "", value).count("{") or "}" in re.sub(r"\{[^}]*\}", "", value):
             warnings.append(f"{src.path.name}: /{key.replace('.', '/')}: placeholder(s) "
                             f"{', '.join(sorted(extra)) or 'unbalanced'} cannot be filled here; left out")

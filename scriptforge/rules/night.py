@@ -109,7 +109,7 @@ class NightOrder:
         for entry_id in dict.fromkeys(self.first_night + self.other_nights):
             entry = self.entries[entry_id]
             record: dict[str, Any] = {"kind": entry.kind, "name": entry.name(lang)}
-            fallback = {}
+            fallback: dict[str, str | None] = {}
             named = entry.name_lang(lang)
             if named and named != lang:
                 fallback["name"] = named
