@@ -188,7 +188,7 @@ def test_german_french_and_chinese_sheets_print_in_their_language(multi_home, tm
     _no_traceback(["build", str(script), "--lang", "de", "--night", "-o", str(german)])
     text = _pdf_text(german)
     assert "Uhrmacherin" in text and "Träumer" in text
-    assert "DORFBEWOHNER" in text.upper() and "Dämonen".upper() in text.upper()  # German headings
+    assert "BÜRGER" in text.upper() and "Dämonen".upper() in text.upper()  # German headings
     french = tmp_path / "fr.pdf"
     _no_traceback(["build", str(script), "--lang", "fr", "-o", str(french)])
     assert "Horlogère" in _pdf_text(french) and "cœur" in _pdf_text(french)  # œ is in the bundled fonts
@@ -317,15 +317,16 @@ def test_l10n_status_and_diff_name_the_layer_of_each_text(home, tmp_path):
     assert "    ko (official): 시계공\n" in clockmaker and "    ko (scriptforge): \"당신은" in clockmaker
 
 
-def test_the_script_tools_interface_strings_are_named_as_not_read(home, official_dir, tmp_path):
+def test_a_script_tool_interface_file_that_is_not_one_is_refused(home, official_dir, tmp_path):
     folder = tmp_path / "files"
     shutil.copytree(official_dir, folder)
     (folder / "script").mkdir()
-    for code in ("de", "ko"):
-        (folder / "script" / f"{code}.json").write_text("{}", encoding="utf-8")  # their layout is not known here
+    (folder / "script" / "de.json").write_text("{}", encoding="utf-8")
+    before = (home / "scriptforge" / "packs" / "official" / "pack.yaml").read_bytes()
     result = CliRunner().invoke(main, ["pack", "update", "--from", str(folder)])
-    assert result.exit_code == 0, result.output
-    [info] = [line for line in result.output.splitlines() if line.startswith("Info:")]
-    assert "script/de.json, script/ko.json" in info and "not read yet" in info
-    plain = CliRunner().invoke(main, ["pack", "update", "--from", str(official_dir)])
-    assert plain.exit_code == 0 and "Info:" not in plain.output
+    assert result.exit_code == 2
+    [error] = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert "script/de.json" in error and "interface file" in error
+    assert (home / "scriptforge" / "packs" / "official" / "pack.yaml").read_bytes() == before
+    plain = CliRunner().invoke(main, ["pack", "update", "--from", str(official_dir)])  # no script/: our own words
+    assert plain.exit_code == 0 and "Error" not in plain.output

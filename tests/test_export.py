@@ -11,7 +11,7 @@ from scriptforge.rules.jinxes import script_jinxes
 from scriptforge.rules.night import night_order
 from scriptforge.rules.setup import setup_table
 from scriptforge.scripts.analysis import validate_script
-from scriptforge.scripts.script import read_script, script_from_data
+from scriptforge.scripts.script import parse_script, read_script, script_from_data
 from tests.conftest import EXAMPLES, shared_path
 
 
@@ -69,8 +69,29 @@ def test_fallback_language_warns(tmp_path, db):
     english_only = replace(db, characters={**db.characters, "pixie": replace(pixie, texts={"en": pixie.text("en")})})
     script = read_script(EXAMPLES / "faith-trust-and-pixie-dust.json", english_only)
     exported = export_script(analyse(script, english_only), "ko", "full")
-    assert any("pixie" in w and "'ko'" in w for w in exported.warnings)
-    assert next(o for o in exported.data if o["id"] == "pixie")["name"] == pixie.name("en")
+    assert any("pixie" in w and "'ko'" in w and "ids" in w for w in exported.warnings)
+    assert "pixie" in exported.data  # its id: no English object inside a Korean export
+    assert all(o["id"] != "pixie" for o in exported.data if isinstance(o, dict))
+
+
+def test_a_korean_object_never_carries_english_texts(db):
+    """A Korean object whose night reminder and jinx have no Korean text leaves them out, and says so."""
+    from dataclasses import replace
+
+    widow = db.get("widow")
+    ko = replace(widow.text("ko"), first_night_reminder=None)
+    jinxes = tuple(replace(j, texts={"en": j.texts["en"]}) if set(j.characters) == {"widow", "damsel"} else j
+                   for j in db.jinxes)
+    partial = replace(db, characters={**db.characters, "widow": replace(widow, texts={**widow.texts, "ko": ko})},
+                      jinxes=jinxes)
+    script = parse_script('[{"id": "_meta", "name": "t"}, "widow", "damsel", "chef", "imp", "recluse"]', partial)
+    exported = export_script(analyse(script, partial), "ko", "full")
+    obj = next(o for o in exported.data if isinstance(o, dict) and o["id"] == "widow")
+    assert obj["name"] == widow.text("ko").name and "firstNightReminder" not in obj and "jinxes" not in obj
+    english = {widow.text("en").first_night_reminder, next(j for j in db.jinxes if "widow" in j.characters).texts["en"]}
+    assert not english & {str(v) for o in exported.data if isinstance(o, dict) for v in o.values()}
+    [warning] = [w for w in exported.warnings if "left out" in w]
+    assert "widow: first night reminder" in warning and "widow: jinx with damsel" in warning
 
 
 def test_cli_export(runner, tmp_path):

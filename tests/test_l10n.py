@@ -124,6 +124,11 @@ DEFECTS = {
                       ("label-parity", "en", "innkeeper", "other_night_reminder")}),
     "name differs from glossary": (lambda d: _edit(d / "ko/characters/imp.yaml", lambda x: _set_name(x, "임프 악마")),
                                    {("name-glossary", "ko", "imp", "name")}),
+    # official interface words (a pack's <lang>/interface.yaml, here beside our own) naming the
+    # first night otherwise than our ui.yaml
+    "shipped word not the official one": (
+        lambda d: (d / "ko" / "interface.yaml").write_text("labels:\n  first_night: 첫 번째 밤\n", encoding="utf-8"),
+        {("official-word", "ko", None, "ui.labels.first_night")}),
 }
 
 

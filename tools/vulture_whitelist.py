@@ -16,7 +16,7 @@ _.get_metavar, _.convert, _.shell_complete
 
 # l10n checks registered by their @check decorator
 _.untranslated, _.stale, _.night_marker, _.setup_bracket, _.name_glossary
-_.name_misspelt, _.name_collision, _.whitespace, _.unbalanced
+_.name_misspelt, _.name_collision, _.whitespace, _.unbalanced, _.official_word
 _.item_count, _.number_parity, _.bracket_parity, _.label_parity, _.night_register, _.term_variant
 
 # dataclass fields and properties read by templates or through getattr

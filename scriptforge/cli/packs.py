@@ -140,8 +140,6 @@ def pack_update(from_dir, langs, only, url, translations_url, timeout, stale, ic
             echo(f"Warning: {line}", err=True)
     for line in update_lines(result):
         echo(line)
-    for note in result.notes:
-        echo(f"Info: {note}", err=True)
 
 
 @pack.command("list")

@@ -36,7 +36,7 @@ class Database:
     jinxes: tuple[Jinx, ...]
     base_setup: dict[int, dict[str, int]]
     reminder_labels: dict[str, dict[str, str]]  # lang -> token id -> label
-    ui: dict[str, dict[str, Any]]  # lang -> ui.yaml contents
+    ui: dict[str, dict[str, Any]]  # lang -> ui.yaml contents, every layer merged per key
     glossary: dict[str, list[dict[str, Any]]]  # lang -> terms
     data_dir: Path
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
@@ -62,6 +62,11 @@ class Database:
     unit_layers: dict[str, dict[str, str]] = field(default_factory=dict)
     # the usual team sizes per script kind and the one-sheet size (data/setup.yaml `script_advice`)
     script_advice: dict[str, Any] = field(default_factory=dict)
+    # lang -> the interface words the built-in data ships (data/<lang>/ui.yaml, else
+    # data/interface/<lang>.yaml), and those the official interface files give (a pack's
+    # <lang>/interface.yaml, from script/<code>.json): what `l10n check` compares
+    shipped_ui: dict[str, dict[str, Any]] = field(default_factory=dict)
+    official_ui: dict[str, dict[str, Any]] = field(default_factory=dict)
     # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
     # says it was made or updated, "" where it says none), for what a printed page was built from
     packs: tuple[tuple[str, str], ...] = ()
@@ -184,6 +189,13 @@ class Database:
         return str(self.word(lang, "labels", "fallback_language") or "").format(
             source=self.language_name(source, lang), target=self.language_name(lang, lang))
 
+    def fallback_note(self, lang: str, source: str) -> str:
+        """The line that explains the tag of a text shown in `source` because `lang` has none
+        ("EN: printed in English; there is no Korean text yet")."""
+        note = self.word(lang, "labels", "fallback_note") or "{tag}: {source}"
+        return str(note).format(tag=source.upper(), source=self.language_name(source, lang),
+                                target=self.language_name(lang, lang))
+
     def language_name(self, code: str, lang: str) -> str:
         """The name of language `code` in language `lang` (ui.yaml `languages`, else the registry's)."""
         own = (self.ui.get(lang) or {}).get("languages", {}).get(code)
@@ -199,13 +211,18 @@ class Database:
     def word(self, lang: str, *path: str) -> object:
         """An interface word of ui.yaml (`word("de", "labels", "setup")`) in `lang`, else along the
         registry's fallbacks (a pack may bring a language's texts without its interface words)."""
+        return self.word_lang(lang, *path)[0]
+
+    def word_lang(self, lang: str, *path: str) -> tuple[object, str | None]:
+        """(an interface word, the language it is in): in `lang`, else along the registry's
+        fallbacks; (None, None) where no language has it."""
         for code in fallback_chain(lang):
             node: object = self.ui.get(code)
             for step in path:
                 node = node.get(step) if isinstance(node, dict) else None
             if node is not None:
-                return node
-        return None
+                return node, code
+        return None, None
 
 
 def load_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> Database:
@@ -413,17 +430,16 @@ class _Loader(ProblemCollector):
         for lang, table in labels.items():
             self._provenance(lang, table, lambda k: f"reminder.{k}")
         self._check_labels(records, labels)
-        ui = {lang: self._lang_file(lang, "ui.yaml", "ui") or {} for lang in self.languages}
-        for lang, words in ui.items():
+        own = {lang: self._lang_file(lang, "ui.yaml", "ui") or {} for lang in self.languages}
+        for lang, words in own.items():
             self._provenance(lang, words, lambda k: f"ui.{k}")
-        for code in codes():  # interface words for languages whose texts only a pack brings
-            path = self.root / "interface" / f"{code}.yaml"
-            if not ui.get(code) and self._has(f"interface/{code}.yaml"):
-                ui[code] = self._read(path, "ui") or {}
+        ui, shipped, official_ui = self._interface_words(own)
         glossary = {}
         for lang in self.languages:
-            path = self.root / lang / "glossary.yaml"
-            glossary[lang] = (self._read(path, "glossary") or {"terms": []})["terms"] if path.exists() else []
+            if self._has(f"{lang}/glossary.yaml"):
+                glossary[lang] = (self._read(self.root / lang / "glossary.yaml", "glossary") or {"terms": []})["terms"]
+            else:
+                glossary[lang] = []
         setup = self._read(self.root / "setup.yaml", "setup") or {"players": {}}
 
         steps = {
@@ -444,6 +460,8 @@ class _Loader(ProblemCollector):
             base_setup={int(k): v for k, v in setup["players"].items()},
             reminder_labels=labels,
             ui=ui,
+            shipped_ui=shipped,
+            official_ui=official_ui,
             glossary=glossary,
             data_dir=self.root,
             languages=self.languages,
@@ -453,6 +471,36 @@ class _Loader(ProblemCollector):
             script_advice=setup.get("script_advice", {}),
         )
         return db, self.problems
+
+    def _interface_words(self, own: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], ...]:
+        """(the interface words of every language, merged per key; the words the built-in data
+        ships; the words official interface files gave), each lang -> a ui.yaml tree.
+
+        Lowest first: for a language whose built-in data has a ui.yaml (en, ko), the official
+        words, then every layer's ui.yaml, ours first; for any other language, our
+        data/interface/<code>.yaml, then the official words (a pack's <lang>/interface.yaml),
+        then the ui.yaml of the packs and the user's translation layer."""
+        ui, shipped, official_words = {}, {}, {}
+        for code in codes():
+            found = self._read(self.root / code / "interface.yaml", "interface") \
+                if self._has(f"{code}/interface.yaml") else None
+            if found:
+                official_words[code] = found
+            ours_first = (self.root / code / "ui.yaml").is_file()
+            if ours_first:
+                shipped[code] = own.get(code, {}) if not found else \
+                    {k: v for k, v in (ProblemCollector._read(self, self.root / code / "ui.yaml", "ui") or {}).items()
+                     if k != "translated_from"}
+            elif self._has(f"interface/{code}.yaml"):
+                shipped[code] = self._read(self.root / "interface" / f"{code}.yaml", "ui") or {}
+            parts = [found or {}, own.get(code, {})] if ours_first else \
+                [shipped.get(code, {}), found or {}, own.get(code, {})]
+            merged: dict[str, Any] = {}
+            for part in parts:
+                merged = _merge_texts(merged, part)
+            if merged:
+                ui[code] = merged
+        return ui, shipped, official_words
 
     def _load_texts(self, lang: str, records: dict[str, Any]) -> dict[str, dict[str, Any]]:
         out = {}
@@ -730,7 +778,33 @@ LAYER_MERGES: dict[str, Callable[[Any, Any, Any], Any]] = {
     "characters": lambda loader, old, new: {"characters": _merge_records(old["characters"], new["characters"])},
     "night": lambda loader, old, new: new,
     "jinxes": lambda loader, old, new: loader._merge_jinxes(old, new),
+    "glossary": lambda loader, old, new: {"terms": _merge_terms(old["terms"], new["terms"])},
 }
+
+
+def _term_key(term: dict[str, Any]) -> tuple[str, str]:
+    """What a glossary entry is about: its character, else its English, else its own spelling."""
+    for key in ("character", "en", "term"):
+        if term.get(key):
+            return key, str(term[key])
+    return "term", ""
+
+
+def _merge_terms(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Glossary entries per entry: a later layer's entry about the same thing changes its fields;
+    the earlier layers' other entries stay, in their order."""
+    merged = [dict(term) for term in old]
+    first: dict[tuple[str, str], int] = {}
+    for i, term in enumerate(merged):
+        first.setdefault(_term_key(term), i)
+    for term in new:
+        at = first.get(_term_key(term))
+        if at is None:
+            first[_term_key(term)] = len(merged)
+            merged.append(dict(term))
+        else:
+            merged[at] = {**merged[at], **term}
+    return merged
 
 
 def _merge_records(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:

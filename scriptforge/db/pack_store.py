@@ -32,7 +32,7 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 _SCHEMAS = {"characters.yaml": "characters", "night.yaml": "night", "jinxes.yaml": "jinxes", MANIFEST: "pack"}
 _LANG_SCHEMAS = {"night.yaml": "night_texts", "reminders.yaml": "reminders", "jinxes.yaml": "jinx_texts",
-                 "sources.yaml": "pack_sources"}
+                 "sources.yaml": "pack_sources", "interface.yaml": "interface"}
 
 
 # -- the records ----------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from scriptforge.l10n.units import BUILT_IN, SHARED_UI, Unit, kind_of, selected_
 from scriptforge.model.languages import detect, present, writing_systems
 from scriptforge.model.languages import get as get_language
 from scriptforge.model.ids import name_key
+from scriptforge.model.records import TEAMS
 from scriptforge.io.paths import DATA_DIR
 from scriptforge.model.findings import Finding, Selection, register, short
 
@@ -639,6 +640,40 @@ def unbalanced(ctx: Context) -> Iterable[Finding]:
             if pairs:
                 yield ctx.finding("unbalanced", lang, f"{_where(unit, index)}: unbalanced {' '.join(pairs)}",
                                   unit, pairs=pairs)
+
+
+# -- the official interface words ------------------------------------------------------------------
+
+#: The concepts an official interface file (script/<code>.json) and our ui.yaml both name.
+OFFICIAL_CONCEPTS = (*(("teams", team, form) for team in TEAMS for form in ("name", "plural")),
+                     ("labels", "first_night"), ("labels", "other_nights"))
+
+
+@check("official-word", "error")
+def official_word(ctx: Context) -> Iterable[Finding]:
+    """An interface word we ship (a team name, a night title) that is not the official interface file's word."""
+    if ctx.db is None:
+        return
+    for lang in ctx.langs:
+        official_words, shipped = ctx.db.official_ui.get(lang), ctx.db.shipped_ui.get(lang)
+        if not official_words or not shipped:
+            continue
+        ours_first = lang in present(DATA_DIR)  # our own ui.yaml is printed before the official words
+        where = f"data/{lang}/ui.yaml" if ours_first else f"data/interface/{lang}.yaml"
+        for path in OFFICIAL_CONCEPTS:
+            theirs, ours = _at(official_words, path), _at(shipped, path)
+            if isinstance(theirs, str) and isinstance(ours, str) and theirs.strip() != ours.strip():
+                key = "ui." + ".".join(path)
+                printed = "ours is printed" if ours_first else "the official word is printed"
+                yield ctx.finding("official-word", lang, f"{key}: {where} says '{ours}', the official interface "
+                                  f"file says '{theirs}' ({printed})", field=key,
+                                  severity="info" if ours_first else None, shipped=ours, official_word=theirs)
+
+
+def _at(tree: object, path: tuple[str, ...]) -> object:
+    for step in path:
+        tree = tree.get(step) if isinstance(tree, dict) else None
+    return tree
 
 
 # -- running ---------------------------------------------------------------------------------------

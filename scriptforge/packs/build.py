@@ -26,7 +26,8 @@ from scriptforge.rules.brackets import read_brackets, selection_marks
 from scriptforge.model.findings import short
 from scriptforge.io.paths import DATA_DIR
 
-KINDS = ("roles", "nightsheet", "jinxes", "translation")
+KINDS = ("roles", "nightsheet", "jinxes", "translation", "interface")
+LANG_KINDS = ("translation", "interface")  # the kinds of file that hold one language's texts
 STEP_NAMES_EN = {"dusk": "Dusk", "minioninfo": "Minion Info", "demoninfo": "Demon Info", "dawn": "Dawn"}
 
 
@@ -63,6 +64,8 @@ def recognise(data) -> str | None:
             return "nightsheet"
         if isinstance(data.get("roles"), dict):
             return "translation"
+        if "roles" not in data and any(isinstance(data.get(k), dict) for k in INTERFACE_GROUPS):
+            return "interface"
     return None
 
 
@@ -88,14 +91,14 @@ def parse_source(raw: bytes, path: Path, lang: str | None = None, url: str | Non
     kind = recognise(data)
     if kind is None:
         raise InputError("not an official data file scriptforge knows (a roles file, a night sheet, "
-                         "a jinx file or a translation file)", where=where)
+                         "a jinx file, a translation file or a script tool interface file)", where=where)
     check_source(data, kind, where)
-    if kind == "translation":
+    if kind in LANG_KINDS:
         if lang is None:
-            raise InputError("a translation file needs --lang (the language of its texts)", where=where)
+            raise InputError(f"a {kind} file needs --lang (the language of its texts)", where=where)
         if lang not in codes():
             raise InputError(f"language '{lang}' is not one of {', '.join(codes())}", where=where)
-    return Source(path, kind, data, hashlib.sha256(raw).hexdigest(), lang if kind == "translation" else None, url)
+    return Source(path, kind, data, hashlib.sha256(raw).hexdigest(), lang if kind in LANG_KINDS else None, url)
 
 
 def check_source(data: Any, kind: str, where: str | Path) -> None:
@@ -165,6 +168,8 @@ def build_pack(sources: list[Source], name: str, base_db=None, check_ids: bool =
     for (kind, lang), src in sorted(by_kind.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
         if kind == "translation" and lang:
             _translation(src, lang, out, records, pairs, wakes, base_db)
+        elif kind == "interface" and lang:
+            _add_interface_words(out, lang, interface_words(src, out.warnings))
     out.stale = record_sources(out.files, previous)
     chars = out.files.get("characters.yaml", {}).get("characters", [])
     out.manifest = Manifest(
@@ -362,6 +367,10 @@ def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: l
     jinx_texts = _translated_jinxes(src, pairs, base_db, out)
     if jinx_texts:
         out.files[f"{lang}/jinxes.yaml"] = jinx_texts
+    editions = {normalize_id(k): v["name"] for k, v in (src.data.get("editions") or {}).items()
+                if isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"].strip() and normalize_id(k)}
+    if editions:
+        _add_interface_words(out, lang, {"editions": editions})
 
 
 def _translated_labels(src: Source, records: dict, base_db, out: PackBuild) -> dict[str, str]:
@@ -421,3 +430,74 @@ def _translated_jinxes(src: Source, pairs: list, base_db, out: PackBuild) -> dic
                                 f"the jinx file, the built-in data or a loaded pack; left out (import the "
                                 f"official jinxes.json with it)")
     return jinx_texts
+
+
+# -- the official script tool's interface words (script/<code>.json) ---------------------------
+
+#: The groups of script/<code>.json (official/script-ui-keys.md): a file with one of them as an
+#: object is an interface file.
+INTERFACE_GROUPS = ("keyword", "print", "analysis", "edition", "settings", "interactions", "export", "tour",
+                    "ctxmenu", "toast")
+_TEAM_WORDS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
+#: key path in script/<code>.json -> where its word goes in our ui.yaml layout; a `|` pair
+#: (singular|plural) gives its plural where the path ends in `plural`
+INTERFACE_KEYS: dict[str, tuple[str, ...]] = {
+    "keyword.player": ("labels", "players", "plural"),
+    "keyword.first-night": ("labels", "first_night"),
+    "keyword.other-nights": ("labels", "other_nights"),
+    "print.not-first-night": ("labels", "not_first_night"),
+    "by-author-isolated": ("labels", "by"),
+    "by-author": ("labels", "byline"),
+    "bootlegger-rules": ("labels", "script_rules"),
+    "djinn-rules": ("labels", "jinxes"),
+    "edition.homebrew": ("editions", "homebrew"),
+    "edition.experimental": ("editions", "carousel"),
+    "settings.script-type-teensyville": ("labels", "teensyville"),
+}
+#: the placeholders each of our words may hold (str.format fills them in)
+_PLACEHOLDERS = {("labels", "byline"): {"{author}"}}
+
+
+def interface_words(src: Source, warnings: list[str]) -> dict[str, Any]:
+    """The words of an official interface file (script/<code>.json) that our pages use, in our
+    ui.yaml layout: team names (singular and plural), night titles, the footnote, the byline,
+    section headings, edition labels. A word whose placeholders we cannot fill is one warning."""
+    def at(path: str) -> Any:
+        node: Any = src.data
+        for step in path.split("."):
+            node = node.get(step) if isinstance(node, dict) else None
+        return node.strip() if isinstance(node, str) and node.strip() else None
+
+    words: dict[str, Any] = {}
+    for team in _TEAM_WORDS:
+        value = at(f"keyword.{team}")
+        if value:
+            singular, _, plural = value.partition("|")
+            if singular.strip():
+                words.setdefault("teams", {})[team] = {"name": singular.strip(), "plural": (plural or singular).strip()}
+    for key, target in INTERFACE_KEYS.items():
+        value = at(key)
+        if not value:
+            continue
+        if target[-1] == "plural":
+            value, target = (value.partition("|")[2] or value).strip(), target[:-1]
+        extra = set(re.findall(r"\{[^}]*\}", value)) - _PLACEHOLDERS.get((target[0], target[1]), set())
+        if extra or re.sub(r"\{[^}]*\}", "", value).count("{") or "}" in re.sub(r"\{[^}]*\}", "", value):
+            warnings.append(f"{src.path.name}: /{key.replace('.', '/')}: placeholder(s) "
+                            f"{', '.join(sorted(extra)) or 'unbalanced'} cannot be filled here; left out")
+            continue
+        words.setdefault(target[0], {})[target[1]] = value
+        if target == ("editions", "homebrew"):
+            words.setdefault("labels", {})["homebrew"] = value
+    if not words:
+        warnings.append(f"{src.path.name}: no word a printed page uses (team names, night titles, headings)")
+    return words
+
+
+def _add_interface_words(out: PackBuild, lang: str, words: dict[str, Any]) -> None:
+    """Merge `words` into the pack's <lang>/interface.yaml (script file and game file editions)."""
+    if not words:
+        return
+    table = out.files.setdefault(f"{lang}/interface.yaml", {})
+    for group, entries in words.items():
+        table.setdefault(group, {}).update(entries)

@@ -62,7 +62,6 @@ class UpdateResult:
     languages: LanguageSet
     diff: PackDiff | None = None  # what changed against the pack installed before; None on a first install
     icons: IconUpdate | None = None  # the character icons in the pack (`--icons`, or kept from before)
-    notes: tuple[str, ...] = ()  # what the user should know about files given and not read
     skipped: tuple[str, ...] = ()  # warnings: official files that hold nothing yet (`{}`), left out
 
 
@@ -78,6 +77,11 @@ def loads_on(data_dir: Path | None = None, packs: Iterable[Path] = ()) -> Callab
 def translation_file(lang: str) -> str:
     """The official translation file of registry language `lang` (game/zh_Hans.json for zh-Hans)."""
     return f"game/{get_language(lang).translation_file}.json"
+
+
+def interface_file(lang: str) -> str:
+    """The official script tool's interface file of registry language `lang` (script/zh_Hans.json)."""
+    return f"script/{get_language(lang).translation_file}.json"
 
 
 def fetch(url: str, timeout: float = TIMEOUT) -> bytes:
@@ -134,6 +138,11 @@ def get_sources(*, langs: tuple[str, ...], from_dir: Path | None = None, url: st
         if source.kind != expected:
             raise InputError(f"expected a {expected} file, found a {source.kind} file", where=location)
         sources.append(source)
+    for lang in dict.fromkeys(langs):
+        if lang != official():
+            found = _interface_source(lang, from_dir, translations_url, timeout, progress)
+            if found is not None:
+                sources.append(found)
     return sources
 
 
@@ -147,15 +156,32 @@ def _empty(raw: bytes, where: str) -> bool:
         return False
 
 
-def unread_files(from_dir: Path | None) -> tuple[str, ...]:
-    """One line naming the official script tool's interface strings (`script/<code>.json`) in
-    `from_dir`, which are not read yet (their key layout is not known here), if there are any."""
-    found = sorted(p.name for p in (Path(from_dir) / "script").glob("*.json")) if from_dir is not None else []
-    if not found:
-        return ()
-    names = ", ".join(f"script/{name}" for name in found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
-    return (f"{names}: the official script tool's interface strings are not read yet; sheet headings and "
-            f"footnotes use scriptforge's own interface words",)
+def _interface_source(lang: str, from_dir: Path | None, translations_url: str, timeout: float,
+                      progress: Callable[[str], None]) -> Source | None:
+    """The official script tool's interface file of `lang` (script/<code>.json), read and checked;
+    None where there is none (a folder without it, a language the official tool does not have):
+    the sheet headings then come from scriptforge's own words, marked where they are English."""
+    name = interface_file(lang)
+    if from_dir is not None:
+        path = Path(from_dir) / name
+        if not path.exists():
+            progress(f"no {path}: {lang} headings use scriptforge's own interface words")
+            return None
+        raw, location = read_bytes(path, MAX_BYTES), path.resolve().as_uri()
+        progress(f"read {path} ({len(raw):,} bytes)")
+    else:
+        base = translations_url if translations_url.endswith("/") else translations_url + "/"
+        location = urllib.parse.urljoin(base, name)
+        progress(f"fetching {location}")
+        try:
+            raw = fetch(location, timeout)
+        except InputError as exc:
+            progress(f"{exc}: {lang} headings use scriptforge's own interface words")
+            return None
+    source = parse_source(raw, Path(name), lang, url=location)
+    if source.kind != "interface":
+        raise InputError(f"expected the script tool's interface file, found a {source.kind} file", where=location)
+    return source
 
 
 def installed_languages(target: Path) -> tuple[str, ...]:
@@ -217,8 +243,7 @@ def update_pack(*, langs: tuple[str, ...] = (), only: bool = False, from_dir: Pa
         path = write_pack(build.files, build.manifest, target, build.blobs, check=loads_on())
     diff = diff_packs(old, build.files, base_db) if old is not None else None
     return UpdateResult(path=path, build=build, languages=LanguageSet(installed, build.manifest.languages), diff=diff,
-                        icons=icon_update if icons or icon_update.count else None, notes=unread_files(from_dir),
-                        skipped=tuple(skipped))
+                        icons=icon_update if icons or icon_update.count else None, skipped=tuple(skipped))
 
 
 def import_pack(paths: Iterable[str | Path], *, name: str | None = None, out: Path | None = None,

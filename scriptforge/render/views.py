@@ -114,6 +114,7 @@ class TeamView:
     title: str
     colour: str
     characters: list[CharacterView]
+    lang_tag: str | None = None  # the title is in another language than the page ("EN")
 
     def rows(self, columns: int) -> list[list[CharacterView | None]]:
         """The characters in `columns` columns, read down the first column then the next (each
@@ -154,6 +155,7 @@ class NightView:
     id: str  # first_night | other_nights
     title: str
     steps: list[StepView]
+    lang_tag: str | None = None  # the title is in another language than the page ("EN")
 
 
 @dataclass
@@ -246,6 +248,9 @@ class SheetView:
     fallbacks: list[str] = field(default_factory=list)  # what is printed in another language (names, "a · b", "night: name")
     fallback_tags: list[str] = field(default_factory=list)  # the language tags those texts carry ("EN")
     stale: list[str] = field(default_factory=list)  # official translations older than their English, printed marked
+    # interface words printed in another language than the page's: ui.yaml path ("labels.jinxes",
+    # "teams.minion.plural") -> the tag printed beside it ("EN")
+    heading_tags: dict[str, str] = field(default_factory=dict)
     rules: list[str] = field(default_factory=list)  # the script's own rules (_meta.bootlegger), as written
     logo: Icon | None = None  # _meta.logo (a picture only: the renderer drops what it cannot read)
     hide_title: bool = False  # _meta.hideTitle: the logo stands for the title where it is printed
@@ -406,9 +411,7 @@ def fallback_notes(db, page_lang: str, tags: Iterable[str | None]) -> list[str]:
         if tag == stale_tag(db, page_lang):
             out.append(str(db.word(page_lang, "labels", "stale_note") or tag).format(tag=tag))
             continue
-        note = db.word(page_lang, "labels", "fallback_note") or "{tag}: {source}"
-        out.append(str(note).format(tag=tag, source=db.language_name(tag.lower(), page_lang),
-                                    target=db.language_name(page_lang, page_lang)))
+        out.append(db.fallback_note(page_lang, tag.lower()))
     return out
 
 
@@ -562,9 +565,41 @@ def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str
     return view
 
 
+def printed_words(view: SheetView, db) -> list[tuple[str, ...]]:
+    """The ui.yaml paths of the interface words the view prints: headings, footnotes, footer."""
+    paths: list[tuple[str, ...]] = []
+    if view.show_sheet:
+        paths += [("teams", t.id, "plural") for t in (*view.teams, *view.extra_teams)]
+        paths += [("labels", key) for key, shown in (("jinxes", view.jinxes), ("djinn_note", view.djinn_note),
+                                                     ("not_first_night", view.footnote), ("by", view.byline),
+                                                     ("teensyville", view.kind)) if shown]
+    paths += [("labels", night.id) for night in view.nights]
+    if view.rules and (view.show_sheet or view.nights):
+        paths.append(("labels", "script_rules"))
+    if view.back:
+        paths += [("labels", "setup"), ("labels", "players"), *(("teams", t, "plural") for t in PLAYER_TEAMS)]
+        paths += [("labels", night.id) for night in view.back["nights"]]
+    if view.footer:
+        dated = any(updated for _, updated in db.packs)
+        paths += [("labels", "footer_page"), ("labels", "footer_built"),
+                  ("labels", "footer_official" if dated else "footer_builtin")]
+    return list(dict.fromkeys(paths))
+
+
 def mark_fallbacks(view: SheetView, db) -> None:
-    """Fill the view's footer notes and list of fallbacks from the language tags it prints."""
+    """Fill the view's footer notes and list of fallbacks from the language tags it prints: texts,
+    and interface words (headings, footnotes, the footer) that are not in the page's language."""
     tagged: list[tuple[str, str]] = []
+    for path in printed_words(view, db):
+        word, code = db.word_lang(view.html_lang, *path)
+        tag = lang_tag(code, view.html_lang)
+        if word is not None and tag:
+            view.heading_tags[".".join(path[:2])] = tag
+            tagged.append((f"'{word}'", tag))
+    for team in (*view.teams, *view.extra_teams):
+        team.lang_tag = view.heading_tags.get(f"teams.{team.id}")
+    for night in (*view.nights, *(view.back["nights"] if view.back else ())):
+        night.lang_tag = view.heading_tags.get(f"labels.{night.id}")
     if view.show_sheet:
         tagged += [(c.name, c.lang_tag) for t in (*view.teams, *view.extra_teams) for c in t.characters if c.lang_tag]
         tagged += [(f"{j.first.name} · {j.second.name}", j.lang_tag) for j in view.jinxes if j.lang_tag]

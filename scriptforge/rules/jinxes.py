@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from scriptforge.model.ids import normalize_id
 from scriptforge.model.languages import codes, detect
-from scriptforge.model.records import pick_text
+from scriptforge.model.records import pick_text, pick_text_lang
 from scriptforge.model.findings import Finding, finding, short
 
 if TYPE_CHECKING:
@@ -31,8 +31,16 @@ class JinxRecord:
     def text(self, lang: str) -> str | None:
         return pick_text(self.texts, lang)
 
+    def text_lang(self, lang: str) -> str | None:
+        """The language `text` gives the text in (`lang`, or the fallback it came from)."""
+        return pick_text_lang(self.texts, lang)[1]
+
     def as_dict(self, lang: str) -> dict[str, Any]:
-        return {"characters": list(self.characters), "text": self.text(lang), "source": self.source}
+        out = {"characters": list(self.characters), "text": self.text(lang), "source": self.source}
+        used = self.text_lang(lang)
+        if used and used != lang:
+            out["fallback"] = used  # the language the text is in: `lang` has none
+        return out
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,13 @@ class NightEntry:
         assert self.character is not None
         return self.character.name(lang)
 
+    def name_lang(self, lang: str) -> str | None:
+        """The language `name` gives the name in (`lang`, or the fallback it came from)."""
+        if self.step is not None:
+            return pick_text_lang(self.step.names, lang)[1]
+        assert self.character is not None
+        return self.character.texts_for(lang)[1]
+
     def reminder(self, night: str, lang: str) -> str | None:
         """The storyteller's reminder for `night` in `lang` (else along the fallbacks)."""
         if self.step is not None:
@@ -91,6 +98,9 @@ class NightOrder:
             used = self.entries[i].reminder_lang(night, lang)
             if used and used != lang:
                 row["fallback"] = used  # the reminder is printed in this language: `lang` has none
+            named = self.entries[i].name_lang(lang)
+            if named and named != lang:
+                row["name_fallback"] = named
             rows.append(row)
         return rows
 
@@ -99,7 +109,10 @@ class NightOrder:
         for entry_id in dict.fromkeys(self.first_night + self.other_nights):
             entry = self.entries[entry_id]
             record: dict[str, Any] = {"kind": entry.kind, "name": entry.name(lang)}
-            fallback = {}
+            fallback: dict[str, str | None] = {}
+            named = entry.name_lang(lang)
+            if named and named != lang:
+                fallback["name"] = named
             for night in NIGHTS:
                 if entry_id in self.order(night):
                     record[night] = entry.reminder(night, lang)
@@ -107,7 +120,7 @@ class NightOrder:
                     if record[night] and used != lang:
                         fallback[night] = used
             if fallback:
-                record["fallback"] = fallback  # night -> the language its text is in: `lang` has none
+                record["fallback"] = fallback  # "name" or night -> the language its text is in: `lang` has none
             steps[entry_id] = record
         return {**{n: list(self.order(n)) for n in NIGHTS}, "steps": steps}
 

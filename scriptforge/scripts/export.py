@@ -12,7 +12,10 @@ firstNightReminder, otherNight, otherNightReminder, reminders, remindersGlobal, 
 numbers are 1-based positions on the official night sheet (0: does not wake), reminders are the
 labels in the chosen language, jinxes are {id, reason} with the database's text in that language
 (each pair once, under the character the database files it under). A character with no text in
-the chosen language falls back to the other language, with a warning. `_meta` is kept as it was.
+the chosen language is written as its id where the official app knows it (a homebrew or changed
+one keeps its own texts, with a warning); a night reminder or jinx with no text in the object's
+language is left out, never written in another language, and a warning names it. `_meta` is kept
+as it was.
 """
 
 from dataclasses import dataclass, field
@@ -50,26 +53,38 @@ def export_script(analysis: Analysis, lang: str = default("sheet"), target: str 
     out = Export([])
     if script.meta:
         out.data.append(dict(script.meta))
-    fallback = []
+    fallback, as_ids, left_out, foreign_labels = [], [], [], []
     objects = []
     pairs = analysis.jinxes
     for ch in script.characters:
         if target == "app" and is_plain_official(ch, script):
             out.data.append(ch.id)
             continue
-        objects.append(ch.id)
         texts, text_lang = ch.texts_for(lang)
+        if text_lang != lang and is_plain_official(ch, script):
+            as_ids.append(ch.id)  # its id: a reader shows its own translation, not ours in another language
+            out.data.append(ch.id)
+            continue
+        objects.append(ch.id)
         if text_lang != lang:
-            fallback.append(ch.id)
+            fallback.append(ch.id)  # a homebrew or changed character: its own texts, in their language
+        # every text of one object in the object's language: another language's is left out
+        reminders = {n: text for n in NIGHTS for text, code in [ch.night_reminder(n, lang)] if code == text_lang}
+        jinxes = [{"id": j.characters[1], "reason": j.texts[text_lang]} for j in pairs
+                  if j.characters[0] == ch.id and text_lang in j.texts]
+        left_out += [f"{ch.id}: {n.replace('_', ' ')} reminder" for n in NIGHTS
+                     if ch.night_reminder(n, lang)[0] and n not in reminders]
+        left_out += [f"{ch.id}: jinx with {j.characters[1]}" for j in pairs
+                     if j.characters[0] == ch.id and j.texts and text_lang not in j.texts]
+        foreign_labels += [f"{ch.id}: {t}" for t in (*ch.reminders, *ch.reminders_global)
+                           if db.reminder_label_lang(t, text_lang or lang)[1] not in (text_lang, None)]
         nights = {n: (db.night_position(ch.id, n) if not ch.homebrew else ch.night.get(n)) or 0 for n in NIGHTS}
         obj = character_object(
             ch.id, ch.team, texts or Texts(name=ch.id, ability=""), edition=ch.edition, night=nights,
-            reminders={n: ch.night_reminder(n, lang)[0] for n in NIGHTS},
-            labels=[_label(db, t, lang) for t in ch.reminders][:20],
-            global_labels=[_label(db, t, lang) for t in ch.reminders_global][:20],
-            setup=ch.setup is not None,
-            jinxes=[{"id": j.characters[1], "reason": j.text(lang) or ""} for j in pairs
-                    if j.characters[0] == ch.id and j.text(lang)])
+            reminders=reminders,
+            labels=[_label(db, t, text_lang or lang) for t in ch.reminders][:20],
+            global_labels=[_label(db, t, text_lang or lang) for t in ch.reminders_global][:20],
+            setup=ch.setup is not None, jinxes=jinxes)
         for problem in overlong_entry(obj, ""):
             out.warnings.append(f"'{ch.id}': {problem.field} is {problem.length} characters, over the official "
                                 f"limit of {problem.limit}; the official app may refuse the script")
@@ -84,7 +99,20 @@ def export_script(analysis: Analysis, lang: str = default("sheet"), target: str 
     if fallback:
         out.warnings.append(f"{len(fallback)} character(s) have no '{lang}' text and are written in another "
                             f"language: {', '.join(fallback[:8])}{'…' if len(fallback) > 8 else ''}")
+    if as_ids:
+        out.warnings.append(f"{len(as_ids)} official character(s) have no '{lang}' text and are written as their "
+                            f"ids, not as objects in another language: {_some(as_ids)}")
+    if left_out:
+        out.warnings.append(f"{len(left_out)} text(s) have no '{lang}' text and are left out rather than written "
+                            f"in another language: {_some(left_out)}")
+    if foreign_labels:
+        out.warnings.append(f"{len(foreign_labels)} reminder label(s) have no '{lang}' text and are written in "
+                            f"another language (a token needs its label): {_some(foreign_labels)}")
     return out
+
+
+def _some(items: list[str]) -> str:
+    return ", ".join(items[:8]) + ("…" if len(items) > 8 else "")
 
 
 def _label(db, token: str, lang: str) -> str:

@@ -6,6 +6,7 @@ from scriptforge.model.languages import shown
 from scriptforge.model.markup import to_text
 from scriptforge.model.records import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character, pick_text_lang
 from scriptforge.model.findings import finding
+from scriptforge.text.marks import notes, tag
 
 
 def languages(choice: str) -> tuple[str, ...]:
@@ -66,8 +67,15 @@ def fallbacks(db: Database, ch: Character, lang: str) -> dict[str, str]:
 def list_rows(db: Database, lang: str, team: str | None = None, edition: str | None = None) -> list[dict]:
     chars = [c for c in db.characters.values()
              if (team is None or c.team == team) and (edition is None or c.edition == edition)]
-    return [{"id": c.id, "team": c.team, "edition": c.edition, "name": c.name(lang),
-             "translated": lang in c.texts, "source": c.source} for c in chars]
+    rows = []
+    for c in chars:
+        row = {"id": c.id, "team": c.team, "edition": c.edition, "name": c.name(lang),
+               "translated": lang in c.texts, "source": c.source}
+        used = c.texts_for(lang)[1]
+        if used and used != lang:
+            row["fallback"] = used  # the language the name is in: `lang` has none
+        rows.append(row)
+    return rows
 
 
 def list_text(db: Database, rows: list[dict], lang: str) -> str:
@@ -89,7 +97,8 @@ def character_text(db: Database, ch: Character, langs) -> str:
     """A readable card: facts once, then every text section per language."""
     first = langs[0]
     labels = db.labels(first)
-    head = [f"{ch.name(first)} ({ch.id}) · {db.team_name(ch.team, first)} · "
+    used = [ch.texts_for(first)[1]]  # the languages shown instead of the one asked for, for the notes
+    head = [f"{ch.name(first)}{tag(used[0], first)} ({ch.id}) · {db.team_name(ch.team, first)} · "
             f"{db.word_table(first, 'editions').get(ch.edition, ch.edition)}" + (f" · {ch.source}" if ch.source != "scriptforge" else "")]
     nights = []
     for key in NIGHTS:
@@ -97,35 +106,50 @@ def character_text(db: Database, ch: Character, langs) -> str:
         nights.append(f"{labels[key]}: {_number(pos) if pos else '—'}")
     head.append(" · ".join(nights))
     if ch.reminders or ch.reminders_global:
-        tokens = [db.reminder_label(t, first) for t in (*ch.reminders, *ch.reminders_global)]
+        labelled = [db.reminder_label_lang(t, first) for t in (*ch.reminders, *ch.reminders_global)]
+        used += [code for _, code in labelled]
+        tokens = [label + tag(code, first) for label, code in labelled]
         head.append(f"{labels['reminders']}: {', '.join(tokens)}")
     if ch.setup:
         head.append(f"{labels['setup']}: {setup_description(ch.setup, db, first, ch.name(first), lambda i: db.characters[i].name(first) if i in db.characters else i)}")
     out = ["\n".join(head)]
     for lang in langs:
-        texts = ch.text(lang)
+        texts, shown_in = ch.texts_for(lang)
         lab = db.labels(lang)
         if texts is None:
-            out.append(f"[{lang}] {db.fallback_label(lang, ch.texts_for(lang)[1] or lang)}")
+            out.append(f"[{lang}] {db.fallback_label(lang, lang)}")
             continue
-        block = [f"[{lang}] {texts.name}", texts.ability]
-        if texts.flavor:
-            block.append(f"“{texts.flavor}”" if not texts.flavor.startswith(("\"", "“")) else texts.flavor)
+        mark = tag(shown_in, lang)  # no `lang` texts: those of the next language, every one tagged
+        used.append(shown_in)
+        block = [f"[{lang}] {texts.name}{mark}", texts.ability + mark]
+        if mark:
+            block.insert(0, f"[{lang}] {db.fallback_label(lang, shown_in or lang)}")
+        flavor, code = ch.field("flavor", lang)
+        if isinstance(flavor, str):
+            used.append(code)
+            block.append((f"“{flavor}”" if not flavor.startswith(("\"", "“")) else flavor) + tag(code, lang))
         if texts.overview:
-            block += ["", f"{lab['overview']}:", texts.overview]
+            block += ["", f"{lab['overview']}:", texts.overview + mark]
         for key in LIST_FIELDS:
             items = getattr(texts, key)
             if items:
-                block += ["", f"{lab[key]}:"] + [f"  - {item}" for item in items]
-        for label, key in NIGHT_REMINDER_FIELDS.items():
-            if getattr(texts, key):
-                block += ["", f"{lab[label]}: {getattr(texts, key)}"]
-        for jinx in db.jinxes_of(ch.id):
-            if lang in jinx.texts:
+                block += ["", f"{lab[key]}:"] + [f"  - {item}{mark}" for item in items]
+        for label in NIGHT_REMINDER_FIELDS:
+            reminder, code = ch.night_reminder(label, lang)
+            if reminder:
+                used.append(code)
+                block += ["", f"{lab[label]}: {reminder}{tag(code, lang)}"]
+        for jinx in db.jinxes_of(ch.id):  # every jinx: one without a `lang` text is shown tagged
+            text, code = pick_text_lang(jinx.texts, lang)
+            if text:
                 other = db.characters.get(next(c for c in jinx.characters if c != ch.id))
-                block += ["", f"{lab['jinxes']} × {other.name(lang) if other else ''}: {jinx.texts[lang]}"]
+                other_code = other.texts_for(lang)[1] if other else None
+                used += [code, other_code]
+                name = (other.name(lang) + tag(other_code, lang)) if other else ""
+                block += ["", f"{lab['jinxes']} × {name}: {text}{tag(code, lang)}"]
         out.append("\n".join(block))
-    return to_text("\n\n".join(out)) or ""
+    explained = notes(db, first, used)
+    return to_text("\n\n".join([*out, *(["\n".join(explained)] if explained else [])])) or ""
 
 
 def _number(pos: float) -> str:

@@ -11,6 +11,7 @@ from scriptforge.model.languages import default
 from scriptforge.model.records import COUNT_KEYS, PLAYER_TEAMS, TEAMS, Character
 from scriptforge.model.records import NIGHTS
 from scriptforge.rules.night import NightOrder
+from scriptforge.text.marks import tag, with_notes
 from scriptforge.io.terminal import display_width, pad
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
         cells = "  ".join(pad(setup_cell(row.base[k], row.ranges[k]), width) for k in keys)
         lines.append(f"{pad(str(row.players), players, '>')}  {cells}".rstrip())
     lines.append(words["setup_table_note"])
-    names = {c.id: c.name(lang) for c in characters}
+    names = {c.id: c.name(lang) + tag(c.texts_for(lang)[1], lang) for c in characters}
     if any(not r.exact for r in rows):
         lines.append(str(db.word(lang, "setup", "bounds")))
     unfillable = [r.players for r in rows if not r.feasible]
@@ -122,7 +123,9 @@ def setup_text(rows: Sequence["SetupRow"], characters: Sequence[Character], db: 
             counts = " · ".join(_count_words(n, team, db, lang) for n, team in zip(bag.counts, PLAYER_TEAMS))
             who = ", ".join(names.get(i, i) for i in bag.in_play) or words["setup_no_character"]
             lines.append(f"  {counts} — {who}")
-    return "\n".join(lines)
+    shown = "\n".join(lines)  # the notes of the tags the names shown carry
+    return "\n".join(with_notes(db, lang, lines, (code for c in characters for code in [c.texts_for(lang)[1]]
+                                                  if tag(code, lang) and tag(code, lang) in shown)))
 
 
 def forced_notes(row: "SetupRow", names: dict[str, str], db: "Database", lang: str) -> list[str]:
@@ -158,34 +161,44 @@ def setup_document(analysis: "Analysis", rows: Sequence["SetupRow"], travellers:
 
 
 def jinxes_text(analysis: "Analysis", lang: str) -> str:
+    """The script's jinxes, each text in `lang` or tagged with the language it is shown in."""
     result, db, script = analysis.jinxes, analysis.db, analysis.script
-    lines = []
+    lines, used = [], []
     for jinx in result.jinxes:
-        names = " × ".join(_name(db, script, c, lang) for c in jinx.characters)
-        lines.append(f"{names}: {jinx.text(lang)}")
+        names = []
+        for char_id in jinx.characters:
+            name, code = _name(db, script, char_id, lang)
+            names.append(name + tag(code, lang))
+            used.append(code)
+        used.append(jinx.text_lang(lang))
+        lines.append(f"{' × '.join(names)}: {jinx.text(lang)}{tag(jinx.text_lang(lang), lang)}")
     labels = db.labels(lang)
     if not result.jinxes:
         lines.append(labels["no_jinxes"])
     if result.djinn_needed:
         lines.append(labels["djinn_needed"])
-    return to_text("\n".join(lines)) or ""
+    return to_text("\n".join(with_notes(db, lang, lines, used))) or ""
 
 
-def _name(db: "Database", script: "Script", char_id: str, lang: str) -> str:
+def _name(db: "Database", script: "Script", char_id: str, lang: str) -> tuple[str, str | None]:
+    """(a character's name in `lang`, else along the fallbacks; the language it is in)."""
     ch = script.get(char_id) or db.characters.get(char_id)
-    return ch.name(lang) if ch else char_id
+    return (ch.name(lang), ch.texts_for(lang)[1]) if ch else (char_id, None)
 
 
 def night_text(order: NightOrder, db: "Database", lang: str) -> str:
-    """The night order as text, its headings in `lang` (ui.yaml)."""
+    """The night order as text, its headings in `lang` (ui.yaml); a name or reminder in another
+    language is tagged with it."""
     labels = db.labels(lang)
-    lines = []
+    lines, used = [], []
     for night in NIGHTS:
         lines.append(labels[night])
         for number, row in enumerate(order.rows(night, lang), 1):
-            lines.append(f"{number:>3}. {row['name']}" + (f" — {row['reminder']}" if row["reminder"] else ""))
+            used += [row.get("name_fallback"), row.get("fallback") if row["reminder"] else None]
+            reminder = f" — {row['reminder']}{tag(row.get('fallback'), lang)}" if row["reminder"] else ""
+            lines.append(f"{number:>3}. {row['name']}{tag(row.get('name_fallback'), lang)}{reminder}")
         lines.append("")
-    return to_text("\n".join(lines).rstrip()) or ""
+    return to_text("\n".join(with_notes(db, lang, lines[:-1], used))) or ""
 
 
 def order_text(chars: Iterable[Character], db: "Database", lang: str) -> str:
