@@ -77,10 +77,11 @@ class Templates:
         """The HTML of `view` through `template`, with `font_faces` as ``@font-face`` rules;
         `standalone`: the self-contained HTML output (sheet.css inlined, no WORD JOINERs: browsers
         honour ``word-break: keep-all`` themselves, and the text stays plain to search and copy)."""
-        size, margin = PAPER[view.paper]
+        paper = PAPER[view.paper]
         css = markupsafe.Markup(self.css if standalone else "")
         html = self.env.get_template(template).render(
-            view=view, css=css, font_faces=font_faces, page_size=size, page_margin=margin, standalone=standalone)
+            view=view, css=css, font_faces=font_faces, page_size=paper.size, page_margin=paper.margin_css,
+            almanac_margin=paper.almanac_css, standalone=standalone)
         return html.replace(WORD_JOINER, "") if standalone else html
 
     @property
