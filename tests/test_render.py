@@ -393,3 +393,20 @@ def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):
     scale, warnings = fit_sheet(view, Crowded(), None)
     assert scale < 1 and "text set at" in warnings[0]
     assert view == before
+
+
+def test_build_warns_of_a_broken_meta_night_order_it_prints(tmp_path):
+    script = tmp_path / "broken.json"
+    script.write_text(json.dumps([
+        {"id": "_meta", "name": "Broken", "firstNight": ["dusk", "chef", "ghost", "dawn"], "otherNight": ["dawn", "dusk"]},
+        "chef", "poisoner", "imp", "empath", "recluse"]))
+    runner = CliRunner()
+    printed = runner.invoke(main, ["build", str(script), "--night", "-o", str(tmp_path / "n.pdf")])
+    assert printed.exit_code == 0, printed.output
+    warned = [line for line in printed.stderr.splitlines() if line.startswith(f"Warning: {script}: /0/")]
+    assert any("'ghost'" in line and "(meta-night-unknown)" in line for line in warned), printed.stderr
+    assert any("'poisoner'" in line and "(night-order-missing)" in line for line in warned)
+    assert any("dusk after dawn" in line for line in warned)
+    # the same lines validate gives, and none where no night order is printed
+    sheet_only = runner.invoke(main, ["build", str(script), "-o", str(tmp_path / "s.pdf")])
+    assert sheet_only.exit_code == 0 and "night" not in sheet_only.stderr
