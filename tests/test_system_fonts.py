@@ -4,6 +4,7 @@ by default, only where the bundled fonts lack letters of the page."""
 
 import io
 import json
+import sys
 
 from click.testing import CliRunner
 from pypdf import PdfReader
@@ -79,3 +80,17 @@ def test_by_default_a_system_font_sets_what_the_bundled_fonts_lack(tmp_path):
     result = CliRunner().invoke(main, ["build", _script(tmp_path, "狐の子"), "--lang", "en", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "狐の子" in _text(out)
+
+
+@pytest.mark.parametrize(("value", "on"), [(None, False), ("0", False), ("", False), ("1", True), ("yes", True)])
+def test_the_system_fonts_switch_is_off_at_0(monkeypatch, value, on):
+    from scriptforge.render.weasy import SYSTEM_FONTS_SWITCH, only_bundled_fonts, system_fonts_switch
+
+    monkeypatch.delenv("SCRIPTFORGE_PLAIN_WEASYPRINT", raising=False)
+    if value is None:
+        monkeypatch.delenv(SYSTEM_FONTS_SWITCH, raising=False)
+    else:
+        monkeypatch.setenv(SYSTEM_FONTS_SWITCH, value)
+    assert system_fonts_switch() is on
+    if sys.platform.startswith("linux"):
+        assert only_bundled_fonts().active is not on  # "=0" kept the system's fonts out, as unset does
