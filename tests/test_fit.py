@@ -161,3 +161,45 @@ def test_a_korean_night_sheet_that_is_fitted_is_named_in_plain_words(db):
     warnings = Renderer().render(view, "pdf", None).warnings
     nights = [w for w in warnings if w.startswith("the night sheet '")]
     assert nights and not any("\u2060" in w for w in warnings), warnings
+
+
+def _commonest_size(pdf: bytes) -> float:
+    """The font size most of the first page's letters are set at (pt)."""
+    from collections import Counter
+
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    document = pypdfium2.PdfDocument(pdf)
+    text = document[0].get_textpage()
+    content = text.get_text_range()
+    sizes = Counter(round(raw.FPDFText_GetFontSize(text.raw, i), 2) for i in range(text.count_chars())
+                    if content[i:i + 1].isalnum())
+    document.close()
+    return sizes.most_common(1)[0][0]
+
+
+def test_a_larger_font_size_never_prints_smaller_in_any_layout(db):
+    from itertools import product
+
+    from scriptforge.render.views import FONT_SIZES, PrintOptions
+
+    teams = ["townsfolk"] * 16 + ["outsider"] * 5 + ["minion"] * 5 + ["demon"] * 4
+    ability = ("Each night, choose a player: learn whether they are the Demon, unless you are drunk or poisoned, "
+               "in which case you learn a number the Storyteller chooses.")
+    data = [{"id": "_meta", "name": "Crowded"}] + [
+        {"id": f"hb{i}", "name": f"Homebrew {chr(65 + i)}", "team": team, "ability": ability}
+        for i, team in enumerate(teams)]
+    analysis = analyse(script_from_data(data, db), db)
+    renderer = Renderer()
+    sizes = sorted(FONT_SIZES, key=FONT_SIZES.get)
+    shrunk = False
+    for columns, compact in product((1, 2), (False, True)):
+        printed = []
+        for size in sizes:
+            options = PrintOptions(columns=columns, compact=compact, font_size=size)
+            rendered = renderer.render(make_view(analysis, "en", "a4", options=options), "pdf")
+            printed.append(_commonest_size(rendered.files[0][1]))
+            shrunk |= printed[-1] < 9.0 * FONT_SIZES[size] * 0.99
+        assert printed == sorted(printed), (columns, compact, dict(zip(sizes, printed)))
+    assert shrunk  # the script is crowded enough that the fitting had to choose
