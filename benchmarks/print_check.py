@@ -123,10 +123,10 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     analysis = analyse(parsed, db)
     view = make_view(analysis, lang, "a4", back=True, night=True)
     rows = [c for t in (*view.teams, *view.extra_teams) for c in t.characters]
-    # the sheet's own words: its title, rules and footer, and the language tags that mark a fallback
-    # text ("EN") with the footer line that explains them
+    # the sheet's own words: its title, rules and footer, the language tags that mark a fallback
+    # text ("EN") with the footer line that explains them, and the community-content notice (--art)
     texts = [view.title, view.author or "", *view.rules, "scriptforge", *(name for name, _ in db.packs),
-             *view.fallback_tags, *view.footer_notes]
+             *view.fallback_tags, *view.footer_notes, str(view.labels.get("art_notice") or "")]
     texts += [f"{r.name} {r.second_name or ''} {r.ability}" for r in rows]
     texts += [f"{s.name} {s.second_name or ''} {s.text}" for n in view.nights for s in n.steps]
     texts += [j.text for j in view.jinxes]
