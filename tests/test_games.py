@@ -378,3 +378,46 @@ def test_same_bytes_twice(tmp_path):
     for out in (a, b):
         assert _invoke("nightsheet", "--game", "mafia", "-o", str(out)).exit_code == 0
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_salem_cards_for_a_player_count_follow_the_tryal_table(games):
+    from scriptforge.render.game_cards import card_counts, cards_view
+
+    counts = {role.id: n for role, n in card_counts(games["salem"], 7)}
+    assert (counts["witch"], counts["constable"], counts["not_a_witch"]) == (2, 1, 32)
+    assert all(counts[r] == 1 for r, role in games["salem"].roles.items() if role.kind == "town_hall")
+    assert not {"conspiracy", "kill_token", "moderator"} & set(counts)  # components, not cards a player holds
+    view = cards_view(games["salem"], "ko+en", "a4", 7)
+    cards = view.tokens()
+    assert len(cards) == sum(counts.values()) == 42
+    assert sum(card.id == "not_a_witch" for card in cards) == 32
+    assert [run.text for run in cards[-1].texts] == ["마녀 아님 카드", "Not a Witch card"]
+    assert len(card_counts(games["salem"], None)) == len(counts)  # without a count: one of each
+
+
+@pytest.mark.parametrize("game", ["salem", "werewolf", "mafia"])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_cards_print_every_role_in_both_languages(tmp_path, games, game, lang):
+    out = tmp_path / f"{game}.pdf"
+    result = CliRunner().invoke(main, ["cards", game, "--lang", lang, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(out)
+    cover = reader.pages[0].extract_text()
+    cards = "".join(page.extract_text() for page in reader.pages[1:])
+    gdb = games[game]
+    for role in gdb.roles.values():
+        if role.kind in gdb.role_cards:
+            name = role.name(lang)
+            assert name in cover, name
+            assert name.replace(" ", "") in cards.replace(" ", "").replace("\n", ""), name
+    if game == "werewolf":  # two Secret Society cards: the seed's count
+        from scriptforge.render.game_cards import cards_view
+
+        assert sum(card.id == "secret_society" for card in cards_view(gdb, lang, "a4").tokens()) == 2
+
+
+def test_cards_for_a_player_count_the_data_does_not_give_are_refused(games):
+    for args, message in ((["werewolf", "--players", "8"], "werewolf is for no player count in its source"),
+                          (["salem", "--players", "13"], "salem is for 5-12 players")):
+        result = CliRunner().invoke(main, ["cards", *args])
+        assert result.exit_code != 0 and message in result.output and "Traceback" not in result.output

@@ -198,6 +198,7 @@ class GameDatabase:
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
     glossary: dict[str, list[dict]] = field(default_factory=dict)
+    role_cards: tuple[str, ...] = ()  # the kinds of role a player holds a card of (`scriptforge cards`)
     # name key (id, name or alias in any language) -> role and step ids; made by __post_init__
     _index: NameIndex = field(init=False, repr=False, compare=False)
 
@@ -471,6 +472,9 @@ class _GameLoader(ProblemCollector):
             self._problem(path, "field 'players': null without 'missing: [players]'", ["players"])
         if players and players["min"] > players["max"]:
             self._problem(path, "field 'players': min is above max", ["players"])
+        for i, kind in enumerate(facts.get("role_cards", ())):
+            if kind not in facts["kinds"]:
+                self._problem(path, f"field 'role_cards': unknown kind '{kind}'", ["role_cards", i])
         roles = {rec["id"] for rec in facts["roles"]}
         for i, table in enumerate(facts["setup"]):
             for j, row in enumerate(table["rows"] or ()):
@@ -550,4 +554,5 @@ def _database(files: _Files, roles: dict[str, Role], steps: dict[str, Step], pha
         roles=roles, steps=steps, sequences=phases, setup=_setup_tables(facts),
         sections=tuple(facts.get("sections", ())), texts={k: v for k, v in files.texts.items() if v is not None},
         ui={k: v for k, v in files.ui.items() if v is not None}, data_dir=folder,
-        missing=tuple(facts.get("missing", ())), glossary=files.glossary, languages=languages)
+        missing=tuple(facts.get("missing", ())), glossary=files.glossary, languages=languages,
+        role_cards=tuple(facts.get("role_cards", facts["kinds"])))
