@@ -266,7 +266,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.scripts.tokens import token_set
 
-    require_printable(lang, system_fonts=renderer.system_fonts)
+    require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
