@@ -410,3 +410,17 @@ def test_build_warns_of_a_broken_meta_night_order_it_prints(tmp_path):
     # the same lines validate gives, and none where no night order is printed
     sheet_only = runner.invoke(main, ["build", str(script), "-o", str(tmp_path / "s.pdf")])
     assert sheet_only.exit_code == 0 and "night" not in sheet_only.stderr
+
+
+def test_the_footer_says_when_the_official_data_was_installed_not_that_it_is_its_date(db):
+    from dataclasses import replace as replaced
+
+    from scriptforge.render.views import footer_for
+
+    for lang in ("en", "ko"):
+        labels = db.labels(lang)
+        updated = footer_for(replaced(db, packs=[("official", "2026-12-02")]), labels, "T", None).right
+        imported = footer_for(replaced(db, packs=[("official", "")]), labels, "T", None).right  # pack import: no day
+        assert "2026-12-02" in updated and updated != imported and "{" not in imported and "()" not in imported
+    assert "installed 2026-12-02" in footer_for(replaced(db, packs=[("official", "2026-12-02")]),
+                                                db.labels("en"), "T", None).right
