@@ -436,10 +436,7 @@ def character_token(ch: Character, names: _Texts, placed: Placed, kind: Kind, im
         marks.append(Mark("other_nights", *_polar(cx, cy, ring, 328), 0.032 * d))
     if ch.setup is not None:
         marks.append(Mark("setup", *_polar(cx, cy, ring, 237), 0.03 * d))
-    count = len(ch.reminders) + len(ch.reminders_global)
-    step = min(7.5, 40.0 / max(count - 1, 1))
-    for i in range(count):
-        marks.append(Mark("reminder", *_polar(cx, cy, ring + 0.01 * d, 270 + (i - (count - 1) / 2) * step), 0.016 * d))
+    marks += reminder_pips(len(ch.reminders) + len(ch.reminders_global), cx, cy, ring + 0.01 * d, 0.016 * d)
     monogram_radius = 0.19 * d
     return TokenView(kind="character", id=ch.id, team=ch.team, x=cx, y=cy, radius=kind.radius,
                      art_radius=kind.art_radius, ticks=crop_ticks(placed, kind), icon=icon,
@@ -477,6 +474,25 @@ def reminder_token(reminder: ReminderToken, owner: _Texts, labels: tuple[str, st
                      monogram=monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
                      icon_y=round(icon_y, 3),
                      texts=block_runs(block, y, cx, cy))
+
+
+PIP_SPAN = 50.0  # degrees of the top of a token the reminder pips may take (the setup mark is at 237)
+PIP_GAP = 0.7  # the least blank between two pips, in pip radii: pips closer than that print as a bar
+
+
+def reminder_pips(count: int, cx: float, cy: float, ring: float, radius: float) -> list[Mark]:
+    """`count` pips centred at the top of a token on a circle of `ring` mm, 7.5° apart where they
+    fit, never closer than PIP_GAP between them; where one row would be wider than PIP_SPAN they
+    go on more rows, each inside the last."""
+    least = math.degrees((2 + PIP_GAP) * radius / ring)
+    per_row = max(1, int(PIP_SPAN / least) + 1)
+    rows = [min(per_row, count - start) for start in range(0, count, per_row)]
+    out = []
+    for row, n in enumerate(rows):
+        circle = ring - row * (2 + PIP_GAP) * radius
+        step = max(min(7.5, 40.0 / max(n - 1, 1)), math.degrees((2 + PIP_GAP) * radius / circle))
+        out += [Mark("reminder", *_polar(cx, cy, circle, 270 + (i - (n - 1) / 2) * step), radius) for i in range(n)]
+    return out
 
 
 def _forced(text: str, size: float, top: float, radius: float) -> tuple[Block, float, float]:
