@@ -246,7 +246,9 @@ def test_the_footer_with_the_art_notice_stays_off_the_edge_and_in_one_piece(tmp_
     runner = CliRunner()
     assert runner.invoke(main, ["pack", "update", "--from", str(mirror), "--lang", "en", "--icons"]).exit_code == 0
     script = tmp_path / "art.json"
-    script.write_text(json.dumps([{"id": "_meta", "name": "Art", "author": "Someone"}, *ids]))
+    # the longest title and author there are (50 characters each): with the notice, three lines
+    script.write_text(json.dumps([{"id": "_meta", "name": "Wwwwwwww Mmmmmmmmm Wwwwwwwwww Mmmmmmmmm Wwwwwwwwww",
+                                   "author": "Mmmmmmmmmm Wwwwwwwwww Mmmmmmmmm Wwwwwwwwww Mmmmmmmm"}, *ids]))
     for paper in ("a4", "letter"):
         out = tmp_path / f"art-{paper}.pdf"
         result = runner.invoke(main, ["build", str(script), "--lang", "en", "--paper", paper, "-o", str(out)])

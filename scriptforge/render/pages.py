@@ -20,8 +20,8 @@ class Paper:
 
     No ink comes within a quarter inch of an edge (token_layout.PRINTABLE_MARGIN_MM: the band office
     printers cannot print):
-    the bottom margin holds the page footer, set from its top (sheet.css), with room for the
-    two-line community-content notice of pages with official art."""
+    the bottom margin holds the page footer, set from its top (sheet.css), with room for three
+    lines: a long title and author with the community-content notice of pages with official art."""
 
     size: str
     margins: tuple[float, float, float, float]  # sheets, night sheets and the almanac's character sheet
@@ -41,8 +41,8 @@ def _css(margins: tuple[float, ...]) -> str:
 
 
 #: Each paper, which _base.html.j2 (and almanac.html.j2 for its pages) sets.
-PAPER = {"a4": Paper("A4", (9, 11, 13.5, 11), (17, 15, 16, 15)),
-         "letter": Paper("letter", (8, 12, 13.5, 12), (17, 15, 16, 15))}
+PAPER = {"a4": Paper("A4", (9, 11, 16, 11), (17, 15, 16, 15)),
+         "letter": Paper("letter", (8, 12, 16, 12), (17, 15, 16, 15))}
 FIT_ANCHOR = "fit-"
 CSS_PX_PER_MM = 96 / 25.4  # what WeasyPrint counts a millimetre as
 
