@@ -18,6 +18,7 @@ import markupsafe
 from scriptforge.model.records import TEAM_COLOURS
 from scriptforge.io.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.pages import PAPER
+from scriptforge.render.typefaces import font_stack
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, css_string
 from scriptforge.render.weasy import FONTS_DIR, parsed_css
 
@@ -81,7 +82,8 @@ class Templates:
         css = markupsafe.Markup(self.css if standalone else "")
         html = self.env.get_template(template).render(
             view=view, css=css, font_faces=font_faces, page_size=paper.size, page_margin=paper.margin_css,
-            almanac_margin=paper.almanac_css, standalone=standalone)
+            almanac_margin=paper.almanac_css, font_stack=markupsafe.Markup(font_stack(view.html_lang)),
+            standalone=standalone)
         return html.replace(WORD_JOINER, "") if standalone else html
 
     @property
