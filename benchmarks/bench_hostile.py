@@ -426,7 +426,6 @@ def issue41_cases(work: Path, s: Path, notes: list[str]) -> list[Case]:
     ]
     out[-3].before = lambda: (installed / "pack.yaml").write_text("", encoding="utf-8")
     from scriptforge import load_database
-
     chef = load_database().get("chef")
     community = work / "ko-community.json"
     community.write_text(json.dumps([{"id": "_meta", "name": "K"}, {"id": "ko_KR_chef", "name": chef.name("ko"),

@@ -17,6 +17,12 @@ the almanac of a sample of scripts and every game output (Salem, Werewolf, Mafia
   has no Korean (the characters printed in English are counted apart, as "fallback");
 - pages under 25 % used that are not the last page of a long (3+ pages) part, or a part's only page;
 - a heading (level-2 bookmark) with nothing below it on its page;
+- ink near the edge (``edge``): each page rasterised (pypdfium2, 72 dpi), the bounding box of
+  everything darker than the paper, and a defect where it comes within 6.35 mm (a quarter inch,
+  what office printers cannot print) of any edge;
+- a name wrapped beside room (``name-wrap``): a name of several words printed on two lines (its
+  words each ending a line) although it fits the widest name column whole
+  (``measure.fits_whole``);
 - completeness (``scriptforge.render.completeness``): on the character sheet's pages, every
   character of the script (name and ability in the sheet's language or its fallback), every
   jinxed pair (both names and the text) and every rule of ``_meta.bootlegger``; an item not in
@@ -30,7 +36,10 @@ the page-use and heading measures.
 It prints a table (outputs, pages, smallest scale, defects per kind, time), the completeness
 counts per class and the worst cases, and exits 1 on any defect, 2 where ../shared is missing.
 
-    nice python benchmarks/print_check.py [--jobs 2] [--limit N] [--almanacs 12] [--keep DIR]
+With ``--art`` the pack carries made-up official icons (tests/icon_art.py), so every page has the
+community-content notice in its footer, the tallest footer there is.
+
+    nice python benchmarks/print_check.py [--jobs 2] [--limit N] [--almanacs 12] [--keep DIR] [--art]
                                           [--langs en,ko+en,ko] [--papers a4,letter] [--parts sheets,…]
 """
 
@@ -45,7 +54,7 @@ import sys
 import tempfile
 import time
 
-from corpus import copy_scripts, official_pack, run_cli
+from corpus import copy_scripts, official_art_pack, official_pack, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "reference"
@@ -55,6 +64,10 @@ SMALLEST = 0.7  # the renderer's smallest text size (SHRINK_STEPS)
 FOOTER = re.compile(r"^\s*\d+\s*/\s*\d+\s*$")
 FOOTER_TOP = 21.0  # pt from the page's foot: text lower than this is the footer in the bottom margin
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+EDGE_MM = 6.35
+INK_DPI = 72
+INK_LEVEL = 235  # a grey darker than this is ink (the paper is 255)
+MM_PER_PT = 25.4 / 72
 
 
 @dataclass
@@ -92,14 +105,16 @@ run = run_cli
 # -- what was printed ------------------------------------------------------------------------------
 
 
-def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int, bool, list, int]:
+def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int, bool, list, int, set[str]]:
     """(every word of the texts printed, the Latin words a Korean page may show: those of the
     script's names and texts as the sheet holds them, not of its labels, the fallback count,
     whether the script's own text has characters the bundled fonts lack: then the renderer warns
     and a system font prints them, which is not a defect of the sheet, the completeness items of
-    its character sheet, and how many characters the reader left out)."""
+    its character sheet, how many characters the reader left out, and the names of several words
+    that fit the name column whole, which must not wrap)."""
     from scriptforge.scripts.analysis import analyse
     from scriptforge.render.completeness import sheet_items
+    from scriptforge.render.measure import fits_whole
     from scriptforge.render.typefaces import missing_glyphs
     from scriptforge.render.views import make_view
     from scriptforge.scripts.script import LEFT_OUT, read_script
@@ -108,10 +123,10 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     analysis = analyse(parsed, db)
     view = make_view(analysis, lang, "a4", back=True, night=True)
     rows = [c for t in (*view.teams, *view.extra_teams) for c in t.characters]
-    # the sheet's own words: its title, rules and footer, and the language tags that mark a fallback
-    # text ("EN") with the footer line that explains them
+    # the sheet's own words: its title, rules and footer, the language tags that mark a fallback
+    # text ("EN") with the footer line that explains them, and the community-content notice (--art)
     texts = [view.title, view.author or "", *view.rules, "scriptforge", *(name for name, _ in db.packs),
-             *view.fallback_tags, *view.footer_notes]
+             *view.fallback_tags, *view.footer_notes, str(view.labels.get("art_notice") or "")]
     texts += [f"{r.name} {r.second_name or ''} {r.ability}" for r in rows]
     texts += [f"{s.name} {s.second_name or ''} {s.text}" for n in view.nights for s in n.steps]
     texts += [j.text for j in view.jinxes]
@@ -120,8 +135,10 @@ def printed_words(script: Path, db, lang: str) -> tuple[set[str], set[str], int,
     words = allowed | {w for text in labels for w in WORD.findall(text)}
     fallback = sum(1 for r in rows if r.fallback or (lang != "en" and not re.search("[가-힣]", r.ability)))
     left_out = sum(1 for p in parsed.problems if p.code in LEFT_OUT)
+    names = {r.name for r in rows} | {s.name for n in view.nights for s in n.steps}
+    whole = {name for name in names if " " in name.strip() and fits_whole(name)}
     return (words, allowed, fallback, bool(missing_glyphs(view.all_text())), sheet_items(analysis, lang),
-            left_out)
+            left_out, whole)
 
 
 def completeness(m: "Measured", items: list, left_out: int) -> None:
@@ -137,7 +154,32 @@ def completeness(m: "Measured", items: list, left_out: int) -> None:
 # -- measuring one PDF -----------------------------------------------------------------------------
 
 
-def measure(pdf: Path, words: set[str] | None = None, allowed: set[str] | None = None) -> Measured:
+def ink_margins(page) -> tuple[float, float, float, float] | None:
+    """(left, top, right, bottom): how far a pypdfium2 page's ink stays from each edge, in mm;
+    None for a blank page."""
+    scale = INK_DPI / 72
+    image = page.render(scale=scale, grayscale=True).to_pil().convert("L")
+    box = image.point(lambda v: 255 if v < INK_LEVEL else 0).getbbox()
+    if box is None:
+        return None
+    mm = MM_PER_PT / scale  # one pixel
+    return box[0] * mm, box[1] * mm, (image.width - box[2]) * mm, (image.height - box[3]) * mm
+
+
+def wrapped_names(content: str, names: set[str]) -> list[str]:
+    """The `names` a page's text layer shows wrapped: their words on two or more lines, the name
+    beginning and ending a line (as a name cell does)."""
+    found = []
+    for name in names:
+        words = name.split()
+        pattern = r"(?:^|\n)" + r"(?: |\r?\n)".join(re.escape(w) for w in words) + r"\r?(?:\n|$)"
+        if any("\n" in match.group(0).strip() for match in re.finditer(pattern, content)):
+            found.append(name)
+    return found
+
+
+def measure(pdf: Path, words: set[str] | None = None, allowed: set[str] | None = None,
+            names: set[str] | None = None) -> Measured:
     import pypdf
     import pypdfium2
     import pypdfium2.raw as raw
@@ -177,6 +219,13 @@ def measure(pdf: Path, words: set[str] | None = None, allowed: set[str] | None =
             text = page.get_textpage()
             count = text.count_chars()
             content = text.get_text_range().replace("\ufffe", "-\n")  # pdfium's mark of a hyphen at a line end
+            margins = ink_margins(page)
+            if margins is not None and min(margins) < EDGE_MM:
+                sides = ", ".join(f"{side} {value:.1f} mm" for side, value in zip(("left", "top", "right", "bottom"),
+                                                                                   margins) if value < EDGE_MM)
+                result.defects.append(("edge", f"page {index + 1}: {sides}"))
+            for name in wrapped_names(content.replace("\u2060", ""), names or set()):
+                result.defects.append(("name-wrap", f"page {index + 1}: {name}"))
             sizes = Counter(round(raw.FPDFText_GetFontSize(text.raw, i), 1) for i in range(0, count, 5)
                             if content[i:i + 1].isalnum())
             page_scale[index] = sizes.most_common(1)[0][0] / BASE_PX if sizes else 1.0
@@ -233,6 +282,7 @@ def main() -> int:
     parser.add_argument("--parts", default="sheets,almanacs,games", help="Which outputs (comma-separated).")
     parser.add_argument("--langs", default="en,ko+en,ko", help="Sheet languages (comma-separated; ko is A4 only).")
     parser.add_argument("--papers", default="a4,letter", help="Sheet papers (comma-separated).")
+    parser.add_argument("--art", action="store_true", help="A pack with made-up official icons (the notice in every footer).")
     args = parser.parse_args()
     if not (SHARED / "official" / "roles.json").is_file():
         print(f"print check: {SHARED} is missing: nothing to check", file=sys.stderr)
@@ -241,7 +291,7 @@ def main() -> int:
     started = time.monotonic()
     work = Path(args.keep or tempfile.mkdtemp(prefix="print-check-"))
     work.mkdir(parents=True, exist_ok=True)
-    pack, error = official_pack(work, "--name", "official")
+    pack, error = official_art_pack(work) if args.art else official_pack(work, "--name", "official")
     if error:
         print(error, file=sys.stderr)
         return 1
@@ -277,8 +327,8 @@ def main() -> int:
             if not pdf.is_file():
                 failures.append(f"{lang} {paper}: {stem}.pdf not written")
                 continue
-            words, allowed, fallback, warned, items, left_out = texts[stem]
-            m = measure(pdf, words, allowed if lang != "en" else None)
+            words, allowed, fallback, warned, items, left_out, names = texts[stem]
+            m = measure(pdf, words, allowed if lang != "en" else None, names)
             completeness(m, items, left_out)
             m.fallback = fallback
             if warned:  # homebrew text outside the fonts: warned, and printed by a system font
@@ -294,14 +344,14 @@ def main() -> int:
             for stem, _ in scripts[: args.almanacs]:
                 pdf = work / f"almanac-{stem}-{lang}-{paper}.pdf"
                 if args.reuse and pdf.is_file():
-                    measured.append(measure(pdf, texts_by_lang[lang][stem][0]))
+                    measured.append(measure(pdf, texts_by_lang[lang][stem][0], names=texts_by_lang[lang][stem][6]))
                     continue
                 done = run(["almanac", str(inputs / f"{stem}.json"), "-o", str(pdf), "--lang", lang,
                             "--paper", paper, "--no-packs", "--pack", str(pack), "--skip-unknown"])
                 if done.returncode:
                     failures.append(f"almanac {stem} {lang} {paper}: {done.stderr.strip()[-200:]}")
                     continue
-                measured.append(measure(pdf, texts_by_lang[lang][stem][0]))
+                measured.append(measure(pdf, texts_by_lang[lang][stem][0], names=texts_by_lang[lang][stem][6]))
             rows.append((f"almanacs {lang} {paper}", measured, time.monotonic() - t))
             progress(rows[-1])
     t = time.monotonic()
@@ -336,8 +386,8 @@ def progress(row: tuple[str, list[Measured], float]) -> None:
 
 
 def report(rows, failures: list[str], seconds: float) -> int:
-    kinds = ("word-break", "font", "english", "empty-page", "heading-last", "missing-character", "missing-jinx",
-             "missing-rule")
+    kinds = ("word-break", "font", "english", "empty-page", "heading-last", "edge", "name-wrap",
+             "missing-character", "missing-jinx", "missing-rule")
     header = f"{'outputs':<22}{'files':>6}{'pages':>7}{'>1 page':>8}{'min scale':>10}{'fallback':>9}{'warned':>7}" + \
         "".join(f"{k:>13}" for k in kinds) + f"{'time':>8}"
     print(header)

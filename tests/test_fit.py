@@ -2,7 +2,7 @@
 prediction made on the first layout."""
 
 from scriptforge.scripts.analysis import analyse
-from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale
+from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale, steps_for
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
 from scriptforge.scripts.script import script_from_data
@@ -97,7 +97,7 @@ def _state(renderer) -> dict:
 
 
 def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_renderer(db, tmp_path):
-    """A sheet that is fitted (large text: the sheet is set at 88 %): the scale comes back in the
+    """A sheet that is fitted (large text: the sheet is set smaller): the scale comes back in the
     result; the view the caller passes and what the renderer holds are as they were."""
     import copy
 
@@ -117,9 +117,10 @@ def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_rende
     assert view == before
     assert _state(renderer) == state and not hasattr(renderer, "fitted")
     assert first.files == second.files and first.warnings == second.warnings
-    assert [(f.part, f.scale) for f in first.fitted] == [(f.part, f.scale) for f in second.fitted] == \
-        [("the character sheet", 0.88)]
-    assert any("text set at 88%" in w for w in first.warnings)
+    assert [(f.part, f.scale) for f in first.fitted] == [(f.part, f.scale) for f in second.fitted]
+    (fitted,) = first.fitted
+    assert fitted.part == "the character sheet" and fitted.scale < 1 and fitted.scale in steps_for(1.15)
+    assert any(f"text set at {round(fitted.scale * 100)}%" in w for w in first.warnings)
 
 
 def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, monkeypatch):
@@ -161,3 +162,45 @@ def test_a_korean_night_sheet_that_is_fitted_is_named_in_plain_words(db):
     warnings = Renderer().render(view, "pdf", None).warnings
     nights = [w for w in warnings if w.startswith("the night sheet '")]
     assert nights and not any("\u2060" in w for w in warnings), warnings
+
+
+def _commonest_size(pdf: bytes) -> float:
+    """The font size most of the first page's letters are set at (pt)."""
+    from collections import Counter
+
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    document = pypdfium2.PdfDocument(pdf)
+    text = document[0].get_textpage()
+    content = text.get_text_range()
+    sizes = Counter(round(raw.FPDFText_GetFontSize(text.raw, i), 2) for i in range(text.count_chars())
+                    if content[i:i + 1].isalnum())
+    document.close()
+    return sizes.most_common(1)[0][0]
+
+
+def test_a_larger_font_size_never_prints_smaller_in_any_layout(db):
+    from itertools import product
+
+    from scriptforge.render.views import FONT_SIZES, PrintOptions
+
+    teams = ["townsfolk"] * 16 + ["outsider"] * 5 + ["minion"] * 5 + ["demon"] * 4
+    ability = ("Each night, choose a player: learn whether they are the Demon, unless you are drunk or poisoned, "
+               "in which case you learn a number the Storyteller chooses.")
+    data = [{"id": "_meta", "name": "Crowded"}] + [
+        {"id": f"hb{i}", "name": f"Homebrew {chr(65 + i)}", "team": team, "ability": ability}
+        for i, team in enumerate(teams)]
+    analysis = analyse(script_from_data(data, db), db)
+    renderer = Renderer()
+    sizes = sorted(FONT_SIZES, key=FONT_SIZES.get)
+    shrunk = False
+    for columns, compact in product((1, 2), (False, True)):
+        printed = []
+        for size in sizes:
+            options = PrintOptions(columns=columns, compact=compact, font_size=size)
+            rendered = renderer.render(make_view(analysis, "en", "a4", options=options), "pdf")
+            printed.append(_commonest_size(rendered.files[0][1]))
+            shrunk |= printed[-1] < 9.0 * FONT_SIZES[size] * 0.99
+        assert printed == sorted(printed), (columns, compact, dict(zip(sizes, printed)))
+    assert shrunk  # the script is crowded enough that the fitting had to choose

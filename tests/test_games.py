@@ -28,7 +28,9 @@ SALEM_NAMED = {
     "matchmaker": "중매쟁이", "piety": "독실함", "evidence": "증거", "witness": "목격자", "black_cat": "검은 고양이",
     "blank_card": "빈 카드", "kill_token": "Kill 토큰", "save_token": "Save 토큰", "blank_token": "빈 토큰",
     "hourglass": "모래시계", "town_crier": "포고자", "moderator": "중재자",
+    "not_a_witch": "마녀 아님 카드",  # the published rulebook's, beside its tryal-card table; not in the seed
 }
+SALEM_NOT_IN_SEED = {"not_a_witch"}
 WEREWOLF_JOBS = ["늑대", "배신자", "추종자", "예언자", "경비병", "영매", "탐정", "추격자", "후계자", "비밀결사", "귀족",
                  "군인", "템플러", "시민", "살인자", "쥐인간"]
 MAFIA_JOBS = ["마피아", "경찰", "의사", "시민"]
@@ -65,6 +67,8 @@ def test_every_salem_card_and_character_of_the_seed_in_both_languages(games):
 def test_salem_korean_names_and_texts_come_from_the_seed(games):
     seed = re.sub(r"\s+", "", SALEM_SEED.read_text(encoding="utf-8"))
     for role in games["salem"].roles.values():
+        if role.id in SALEM_NOT_IN_SEED:
+            continue
         name = role.texts["ko"].name.replace(" 카드", "").replace(" ", "")
         assert name in seed, role.id
         for note in role.texts["ko"].notes:
@@ -100,13 +104,30 @@ def test_witch_count_and_player_range(games):
         salem.witch_count(13)
 
 
-def test_missing_tryal_table_is_reported_not_invented(games):
+def test_tryal_cards_by_player_count_come_from_the_cited_rulebook(games):
     table = games["salem"].setup_table("tryal_cards")
-    assert table.rows is None
-    assert "재판카드 인원수별 세팅방법" in table.missing
-    assert games["salem"].setup_count("tryal_cards", 7) is None
-    raw = yaml.safe_load((GAMES_DIR / "salem" / "game.yaml").read_text(encoding="utf-8"))
-    assert next(t for t in raw["setup"] if t["id"] == "tryal_cards")["rows"] is None
+    assert table.missing is None and "rulebook" in table.source
+    rows = {row.players[0]: dict(row.cards) for row in table.rows}
+    assert sorted(rows) == list(range(4, 13))
+    for players, row in zip(sorted(rows), table.rows):
+        # one Constable, the Witches of the published table, and the cards shared out evenly
+        assert row.cards and sum(dict(row.cards).values()) == row.count and row.count % players == 0
+        assert dict(row.cards)["constable"] == 1
+        assert dict(row.cards)["witch"] == (1 if players < 6 else 2)
+    assert games["salem"].setup_count("tryal_cards", 7) == 35
+    assert [row.count // row.players[0] for row in table.rows] == [5, 5, 5, 5, 4, 4, 3, 3, 3]
+
+
+def test_a_card_count_that_does_not_add_up_is_a_finding(tmp_path):
+    import shutil
+
+    shutil.copytree(GAMES_DIR, tmp_path / "games")
+    facts = tmp_path / "games" / "salem" / "game.yaml"
+    facts.write_text(facts.read_text(encoding="utf-8").replace("not_a_witch: 18}", "not_a_witch: 17, wizard: 1}"),
+                     encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_game("salem", tmp_path / "games")
+    assert "unknown card 'wizard'" in str(caught.value) and "game.yaml" in str(caught.value)
 
 
 def test_werewolf_conditions_and_team_sizes(games):
@@ -265,7 +286,7 @@ def test_cli_user_mistakes_are_one_line():
 def test_db_check_of_a_game_lists_every_problem_and_list_points_to_it(tmp_path):
     import shutil
 
-    assert _invoke("db", "check", "--game", "salem").output == "salem: 28 roles and cards, 28 steps; texts: en 56, ko 56\nok\n"
+    assert _invoke("db", "check", "--game", "salem").output == "salem: 29 roles and cards, 28 steps; texts: en 57, ko 57\nok\n"
     shutil.copytree(GAMES_DIR, tmp_path / "games")
     path = tmp_path / "games" / "mafia" / "game.yaml"
     text = path.read_text(encoding="utf-8")
@@ -357,3 +378,46 @@ def test_same_bytes_twice(tmp_path):
     for out in (a, b):
         assert _invoke("nightsheet", "--game", "mafia", "-o", str(out)).exit_code == 0
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_salem_cards_for_a_player_count_follow_the_tryal_table(games):
+    from scriptforge.render.game_cards import card_counts, cards_view
+
+    counts = {role.id: n for role, n in card_counts(games["salem"], 7)}
+    assert (counts["witch"], counts["constable"], counts["not_a_witch"]) == (2, 1, 32)
+    assert all(counts[r] == 1 for r, role in games["salem"].roles.items() if role.kind == "town_hall")
+    assert not {"conspiracy", "kill_token", "moderator"} & set(counts)  # components, not cards a player holds
+    view = cards_view(games["salem"], "ko+en", "a4", 7)
+    cards = view.tokens()
+    assert len(cards) == sum(counts.values()) == 42
+    assert sum(card.id == "not_a_witch" for card in cards) == 32
+    assert [run.text for run in cards[-1].texts] == ["마녀 아님 카드", "Not a Witch card"]
+    assert len(card_counts(games["salem"], None)) == len(counts)  # without a count: one of each
+
+
+@pytest.mark.parametrize("game", ["salem", "werewolf", "mafia"])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_cards_print_every_role_in_both_languages(tmp_path, games, game, lang):
+    out = tmp_path / f"{game}.pdf"
+    result = CliRunner().invoke(main, ["cards", game, "--lang", lang, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(out)
+    cover = reader.pages[0].extract_text()
+    cards = "".join(page.extract_text() for page in reader.pages[1:])
+    gdb = games[game]
+    for role in gdb.roles.values():
+        if role.kind in gdb.role_cards:
+            name = role.name(lang)
+            assert name in cover, name
+            assert name.replace(" ", "") in cards.replace(" ", "").replace("\n", ""), name
+    if game == "werewolf":  # two Secret Society cards: the seed's count
+        from scriptforge.render.game_cards import cards_view
+
+        assert sum(card.id == "secret_society" for card in cards_view(gdb, lang, "a4").tokens()) == 2
+
+
+def test_cards_for_a_player_count_the_data_does_not_give_are_refused(games):
+    for args, message in ((["werewolf", "--players", "8"], "werewolf is for no player count in its source"),
+                          (["salem", "--players", "13"], "salem is for 5-12 players")):
+        result = CliRunner().invoke(main, ["cards", *args])
+        assert result.exit_code != 0 and message in result.output and "Traceback" not in result.output

@@ -4,6 +4,7 @@ in proportion, PNG resolution, output paths, the Arabic glyphs and the Pango mes
 import io
 import json
 from pathlib import Path
+import re
 import subprocess
 import sys
 
@@ -45,10 +46,30 @@ def test_long_names_never_break_inside_a_word(tmp_path):
         assert not any(line.strip() == name[:-1] for line in lines)
 
 
+def test_names_of_two_words_stay_on_one_line_beside_room(tmp_path):
+    names = ("Devil's Advocate", "Snake Charmer", "Scarlet Woman")
+    script = tmp_path / "two.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Two words"}, "imp",
+                                  *(_homebrew(n, 30 + i) for i, n in enumerate(names))]))
+    for columns in ("1", "2"):
+        out = tmp_path / f"two-{columns}.pdf"
+        result = CliRunner().invoke(main, ["build", str(script), "-o", str(out), "--lang", "en", "--night",
+                                           "--columns", columns])
+        assert result.exit_code == 0, result.output
+        lines = [line.strip() for line in _text(out).splitlines()]
+        for name in names:
+            assert not any(line == name.split()[0] for line in lines), (columns, name)  # "Devil's" / "Advocate"
+            assert sum(name in line for line in lines) >= 3, (columns, name)  # the sheet and both nights
+
+
 def test_the_name_column_grows_then_the_names_shrink():
     assert name_column(["Imp", "Chef"], narrowest=8.2).width == 8.2
     grown = name_column(["Nightwatchman"], narrowest=8.2)
     assert 8.2 < grown.width <= 12 and grown.font == NAME_FONT_REM
+    whole = name_column(["Devil's Advocate"], narrowest=8.2)  # the whole name, not its longest word
+    assert whole.width > name_column(["Advocate"], narrowest=8.2).width and whole.font == NAME_FONT_REM
+    long = name_column(["The Very Long Name Of Someone Important"], narrowest=8.2)  # wraps at its spaces
+    assert long.width == 12 and long.font == NAME_FONT_REM
     shrunk = name_column(["Supercalifragilisticexpialidocious"], narrowest=8.2)
     assert shrunk.width == 12 and shrunk.font < NAME_FONT_REM
 
@@ -172,3 +193,68 @@ def test_without_pango_build_says_what_to_install_in_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Pango" in done.stderr and "install" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "s.pdf").exists()
+
+
+QUARTER_INCH_MM = 6.35  # what office printers cannot print at the paper's edge
+
+
+def _ink_margins(pdf: Path) -> list[tuple[float, float, float, float]]:
+    """(left, top, right, bottom) mm from each edge to the nearest ink, for each page."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(str(pdf))
+    out = []
+    for page in document:
+        image = page.render(scale=1.0, grayscale=True).to_pil().convert("L")  # 72 dpi: 0.35 mm a pixel
+        box = image.point(lambda v: 255 if v < 235 else 0).getbbox()
+        assert box, "a blank page"
+        mm = 25.4 / 72
+        out.append((box[0] * mm, box[1] * mm, (image.width - box[2]) * mm, (image.height - box[3]) * mm))
+    document.close()
+    return out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_ink_within_a_quarter_inch_of_the_edge(tmp_path, paper):
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps([{"id": "_meta", "name": "Short", "author": "Someone"},
+                                 "clockmaker", "grandmother", "pixie", "sailor", "monk"]))
+    outputs = {"sheet": ["build", str(FTPD), "--back", "--night"], "almanac": ["almanac", str(short)],
+               "game": ["build", "--game", "salem", "--lang", "ko+en"]}
+    for name, args in outputs.items():
+        out = tmp_path / f"{name}.pdf"
+        result = CliRunner().invoke(main, [*args, "--paper", paper, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        for number, margins in enumerate(_ink_margins(out), 1):
+            assert min(margins) >= QUARTER_INCH_MM, (name, number, margins)
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "reference" / "official" / "roles.json").is_file(),
+                    reason="../shared/reference/official is not beside the checkout")
+def test_the_footer_with_the_art_notice_stays_off_the_edge_and_in_one_piece(tmp_path, monkeypatch):
+    from tests.icon_art import write_official_icons
+
+    official = ROOT.parent / "shared" / "reference" / "official"
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
+        (mirror / name).write_bytes((official / name).read_bytes())
+    ids = ["steward", "chef", "drunk", "poisoner", "imp"]
+    write_official_icons(mirror, json.loads((official / "roles.json").read_text(encoding="utf-8")), only=set(ids))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("SCRIPTFORGE_PACKS", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(main, ["pack", "update", "--from", str(mirror), "--lang", "en", "--icons"]).exit_code == 0
+    script = tmp_path / "art.json"
+    # the longest title and author there are (50 characters each): with the notice, three lines
+    script.write_text(json.dumps([{"id": "_meta", "name": "Wwwwwwww Mmmmmmmmm Wwwwwwwwww Mmmmmmmmm Wwwwwwwwww",
+                                   "author": "Mmmmmmmmmm Wwwwwwwwww Mmmmmmmmm Wwwwwwwwww Mmmmmmmm"}, *ids]))
+    for paper in ("a4", "letter"):
+        out = tmp_path / f"art-{paper}.pdf"
+        result = runner.invoke(main, ["build", str(script), "--lang", "en", "--paper", paper, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert min(_ink_margins(out)[0]) >= QUARTER_INCH_MM
+        lines = _text(out).splitlines()
+        # the notice is in the footer, and the page number is whole on one line (it was "1 /" over "1")
+        assert any("Pandemonium" in line for line in lines)
+        assert any(re.search(r"\b1 / 1\b", line) for line in lines), lines[-4:]

@@ -393,3 +393,34 @@ def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):
     scale, warnings = fit_sheet(view, Crowded(), None)
     assert scale < 1 and "text set at" in warnings[0]
     assert view == before
+
+
+def test_build_warns_of_a_broken_meta_night_order_it_prints(tmp_path):
+    script = tmp_path / "broken.json"
+    script.write_text(json.dumps([
+        {"id": "_meta", "name": "Broken", "firstNight": ["dusk", "chef", "ghost", "dawn"], "otherNight": ["dawn", "dusk"]},
+        "chef", "poisoner", "imp", "empath", "recluse"]))
+    runner = CliRunner()
+    printed = runner.invoke(main, ["build", str(script), "--night", "-o", str(tmp_path / "n.pdf")])
+    assert printed.exit_code == 0, printed.output
+    warned = [line for line in printed.stderr.splitlines() if line.startswith(f"Warning: {script}: /0/")]
+    assert any("'ghost'" in line and "(meta-night-unknown)" in line for line in warned), printed.stderr
+    assert any("'poisoner'" in line and "(night-order-missing)" in line for line in warned)
+    assert any("dusk after dawn" in line for line in warned)
+    # the same lines validate gives, and none where no night order is printed
+    sheet_only = runner.invoke(main, ["build", str(script), "-o", str(tmp_path / "s.pdf")])
+    assert sheet_only.exit_code == 0 and "night" not in sheet_only.stderr
+
+
+def test_the_footer_says_when_the_official_data_was_installed_not_that_it_is_its_date(db):
+    from dataclasses import replace as replaced
+
+    from scriptforge.render.views import footer_for
+
+    for lang in ("en", "ko"):
+        labels = db.labels(lang)
+        updated = footer_for(replaced(db, packs=[("official", "2026-12-02")]), labels, "T", None).right
+        imported = footer_for(replaced(db, packs=[("official", "")]), labels, "T", None).right  # pack import: no day
+        assert "2026-12-02" in updated and updated != imported and "{" not in imported and "()" not in imported
+    assert "installed 2026-12-02" in footer_for(replaced(db, packs=[("official", "2026-12-02")]),
+                                                db.labels("en"), "T", None).right

@@ -4,6 +4,7 @@ by default, only where the bundled fonts lack letters of the page."""
 
 import io
 import json
+import sys
 
 from click.testing import CliRunner
 from pypdf import PdfReader
@@ -95,3 +96,45 @@ def test_html_is_never_refused_for_a_language_no_font_here_can_set(command, tmp_
     result = CliRunner().invoke(main, [command, EXAMPLE, "--lang", "th", *extra, "--format", "html", "-o", str(html)])
     assert result.exit_code == 0, result.output
     assert html.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+
+
+@pytest.mark.parametrize(("value", "on"), [(None, False), ("0", False), ("", False), ("1", True), ("yes", True)])
+def test_the_system_fonts_switch_is_off_at_0(monkeypatch, value, on):
+    from scriptforge.render.weasy import SYSTEM_FONTS_SWITCH, only_bundled_fonts, system_fonts_switch
+
+    monkeypatch.delenv("SCRIPTFORGE_PLAIN_WEASYPRINT", raising=False)
+    if value is None:
+        monkeypatch.delenv(SYSTEM_FONTS_SWITCH, raising=False)
+    else:
+        monkeypatch.setenv(SYSTEM_FONTS_SWITCH, value)
+    assert system_fonts_switch() is on
+    if sys.platform.startswith("linux"):
+        assert only_bundled_fonts().active is not on  # "=0" kept the system's fonts out, as unset does
+
+
+@pytest.mark.parametrize(("lang", "face"), [("ja", "Noto Sans CJK JP"), ("zh-Hans", "Noto Sans CJK SC"),
+                                            ("ko", "Noto Sans CJK KR")])
+def test_each_cjk_language_names_its_own_glyph_forms_first(tmp_path, lang, face):
+    from scriptforge.render.typefaces import FONT_FAMILY, font_stack
+
+    stack = [family.strip().strip('"') for family in font_stack(lang).split(",")]
+    assert stack[0] == FONT_FAMILY and stack[1] == face  # before any other CJK face (祖 differs by language)
+    result = CliRunner().invoke(main, ["build", str(EXAMPLES / "faith-trust-and-pixie-dust.json"), "--lang", lang,
+                                       "--format", "html", "-o", "-"])
+    assert result.exit_code == 0, result.output
+    assert f'font-family: "{FONT_FAMILY}", "{face}"' in result.stdout
+
+
+def test_a_japanese_pdf_takes_the_japanese_face_where_the_system_has_it(tmp_path):
+    import subprocess
+
+    listed = subprocess.run(["fc-list", ":lang=ja", "family"], capture_output=True, text=True).stdout
+    if "Noto Sans CJK JP" not in listed:
+        pytest.skip("no 'Noto Sans CJK JP' on this system (fonts-noto-cjk): the face a Japanese page asks for")
+    out = tmp_path / "ja.pdf"
+    result = CliRunner().invoke(main, ["build", str(EXAMPLES / "faith-trust-and-pixie-dust.json"), "--lang", "ja",
+                                       "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    fonts = {str(ref.get_object().get("/BaseFont", "")) for page in PdfReader(out).pages
+             for ref in ((page.get("/Resources") or {}).get("/Font") or {}).values()}
+    assert any("JP" in font for font in fonts) and not any("KR" in font and "CJK" in font for font in fonts), fonts

@@ -231,3 +231,21 @@ def test_mirror_reflects_the_token_pages(tmp_path):
     plain = cut_circles(tokens([FTPD, "--only", "imp,baron"], tmp_path))
     mirrored = cut_circles(tokens([FTPD, "--only", "imp,baron", "--mirror"], tmp_path, "m.pdf"))
     assert sorted(round(210 - x, 2) for x, _, _ in mirrored[0]) == sorted(round(x, 2) for x, _, _ in plain[0])
+
+
+def test_reminder_pips_stay_dots_however_many_reminders():
+    import math
+
+    from scriptforge.render.tokens import PIP_GAP, PIP_SPAN, reminder_pips
+
+    ring, radius = 19.36, 0.704  # a 44 mm token's
+    for count in range(1, 21):  # the official limit is 20 reminders
+        pips = reminder_pips(count, 0.0, 0.0, ring, radius)
+        assert len(pips) == count
+        closest = min((math.dist((a.x, a.y), (b.x, b.y)) for i, a in enumerate(pips) for b in pips[i + 1:]),
+                      default=math.inf)
+        assert closest >= (2 + PIP_GAP) * radius * 0.99, count  # 12 pips were 1.2 mm apart: one bar
+        for pip in pips:  # on the token's top, clear of the setup mark (237°) and the night marks
+            angle = math.degrees(math.atan2(pip.y, pip.x)) % 360
+            assert abs(angle - 270) <= PIP_SPAN / 2 + 3, (count, angle)
+            assert math.hypot(pip.x, pip.y) > 0.29 * 44 + radius  # above the picture

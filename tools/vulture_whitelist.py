@@ -23,7 +23,9 @@ _.item_count, _.number_parity, _.bracket_parity, _.label_parity, _.night_registe
 _.how_to_run, _.examples, _.is_list, _.numbered, _.is_role
 _.first_night_reminder, _.other_night_reminder, _.seating, _.sheet_scale, _.sheet_only
 # token sheets (tokens.html.j2): the marks' shapes, the picture's box, the community-content notice
-_.shapes, _.icon_box, _.art_notice
+_.shapes, _.icon_box, _.art_notice, _.margin
+# what the print check (benchmarks/print_check.py) asks of a name: whether it fits the name column whole
+_.fits_whole
 # a registry field the language data carries (schema-checked) that no code reads yet
 _.collation
 

@@ -141,11 +141,13 @@ class Phase:
 
 @dataclass(frozen=True)
 class CountRow:
-    """A row of a setup table: `count` cards (of which players keep `keep`) for `players` (lo, hi)."""
+    """A row of a setup table: `count` cards (of which players keep `keep`) for `players` (lo, hi);
+    `cards`: how many of each card (a role id) make up the count, where the source says."""
 
     players: tuple[int, int]
     count: int
     keep: int | None = None
+    cards: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,13 +159,17 @@ class SetupTable:
     rows: tuple[CountRow, ...] | None  # None: the source does not give the table
     missing: str | None = None
     rule: str | None = None  # "upgrade": an optional rule of the source
+    source: str | None = None  # where the table comes from, where it is not the game's seed
 
     def as_dict(self) -> dict:
         out: dict = {"id": self.id}
         if self.rule:
             out["rule"] = self.rule
+        if self.source:
+            out["source"] = self.source
         out["rows"] = None if self.rows is None else [
-            {"players": list(r.players), "count": r.count, **({"keep": r.keep} if r.keep else {})} for r in self.rows]
+            {"players": list(r.players), "count": r.count, **({"keep": r.keep} if r.keep else {}),
+             **({"cards": dict(r.cards)} if r.cards else {})} for r in self.rows]
         if self.missing:
             out["missing"] = self.missing
         return out
@@ -192,6 +198,7 @@ class GameDatabase:
     languages: tuple[str, ...] = ()  # the languages with texts, in registry order
     # lang -> terms of data/games/<lang>/glossary.yaml, shared by the games (as data/<lang>/glossary.yaml)
     glossary: dict[str, list[dict]] = field(default_factory=dict)
+    role_cards: tuple[str, ...] = ()  # the kinds of role a player holds a card of (`scriptforge cards`)
     # name key (id, name or alias in any language) -> role and step ids; made by __post_init__
     _index: NameIndex = field(init=False, repr=False, compare=False)
 
@@ -465,6 +472,20 @@ class _GameLoader(ProblemCollector):
             self._problem(path, "field 'players': null without 'missing: [players]'", ["players"])
         if players and players["min"] > players["max"]:
             self._problem(path, "field 'players': min is above max", ["players"])
+        for i, kind in enumerate(facts.get("role_cards", ())):
+            if kind not in facts["kinds"]:
+                self._problem(path, f"field 'role_cards': unknown kind '{kind}'", ["role_cards", i])
+        roles = {rec["id"] for rec in facts["roles"]}
+        for i, table in enumerate(facts["setup"]):
+            for j, row in enumerate(table["rows"] or ()):
+                cards = row.get("cards") or {}
+                for card in cards:
+                    if card not in roles:
+                        self._problem(path, f"record '{table['id']}', field 'cards': unknown card '{card}'",
+                                      ["setup", i, "rows", j, "cards", card])
+                if cards and sum(cards.values()) != row["count"]:
+                    self._problem(path, f"record '{table['id']}', field 'cards': {sum(cards.values())} cards for a "
+                                        f"count of {row['count']}", ["setup", i, "rows", j, "cards"])
         ids = [s["id"] for s in facts["sequences"]]
         for i, sid in enumerate(ids):
             if ids.index(sid) != i:
@@ -516,9 +537,10 @@ def _text_tables(facts: dict, phases: tuple[Phase, ...]) -> dict[str, list[str]]
 
 def _setup_tables(facts: dict) -> tuple[SetupTable, ...]:
     return tuple(
-        SetupTable(id=t["id"], rule=t.get("rule"), missing=t.get("missing"),
+        SetupTable(id=t["id"], rule=t.get("rule"), missing=t.get("missing"), source=t.get("source"),
                    rows=None if t["rows"] is None else tuple(
-                       CountRow(players=(r["players"][0], r["players"][1]), count=r["count"], keep=r.get("keep"))
+                       CountRow(players=(r["players"][0], r["players"][1]), count=r["count"], keep=r.get("keep"),
+                                cards=tuple(r.get("cards", {}).items()))
                        for r in t["rows"]))
         for t in facts["setup"])
 
@@ -532,4 +554,5 @@ def _database(files: _Files, roles: dict[str, Role], steps: dict[str, Step], pha
         roles=roles, steps=steps, sequences=phases, setup=_setup_tables(facts),
         sections=tuple(facts.get("sections", ())), texts={k: v for k, v in files.texts.items() if v is not None},
         ui={k: v for k, v in files.ui.items() if v is not None}, data_dir=folder,
-        missing=tuple(facts.get("missing", ())), glossary=files.glossary, languages=languages)
+        missing=tuple(facts.get("missing", ())), glossary=files.glossary, languages=languages,
+        role_cards=tuple(facts.get("role_cards", facts["kinds"])))

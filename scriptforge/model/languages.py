@@ -52,6 +52,9 @@ class Language:
     aliases: tuple[str, ...] = ()  # other spellings --lang accepts (zh, zh_Hans)
     plural_forms: str = "nplurals=2; plural=(n != 1);"  # gettext's Plural-Forms header
     quotes: tuple[tuple[str, str], ...] = (("“", "”"),)  # its quotation marks, (opening, closing)
+    # system font families that set it in its own glyph forms (祖 has a Japanese, a Chinese and a
+    # Korean form): named first on its pages, after the bundled fonts
+    fonts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ def registry(path: Path = REGISTRY_PATH) -> Registry:
                                         lang["letters"], lang["collation"], tuple(lang["fallback"]),
                                         lang.get("translation_file", lang["code"]), tuple(lang.get("aliases", ())),
                                         lang.get("plural_forms", Language.plural_forms),
-                                        tuple((a, b) for a, b in lang.get("quotes", Language.quotes)))
+                                        tuple((a, b) for a, b in lang.get("quotes", Language.quotes)),
+                                        tuple(lang.get("fonts", ())))
                  for lang in data["languages"]}
     return Registry(languages, systems, data["official"], dict(data["defaults"]))
 

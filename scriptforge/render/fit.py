@@ -28,6 +28,16 @@ from scriptforge.render.pages import page_used
 
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 MAX_LAYOUTS = 3
+
+
+def steps_for(font_scale: float) -> tuple[float, ...]:
+    """SHRINK_STEPS for text `font_scale` times the normal size (--font-size large), with the
+    steps that print it at each size the normal text can be printed at: a larger font never ends
+    smaller than the normal one (large at 76 % was 87 % of normal, where normal fitted at 88 %)."""
+    if font_scale <= 1.0:
+        return SHRINK_STEPS
+    same = {round(step / font_scale, 4) for step in SHRINK_STEPS if SHRINK_STEPS[-1] <= step / font_scale < 1.0}
+    return tuple(sorted(set(SHRINK_STEPS) | same, reverse=True))
 LAST_PAGE = 0.985  # the most of a page's height text takes before the next row goes over
 FIRST_EXPONENT = 1.4  # height ~ scale ** k before two layouts measure k
 SURE = 0.10  # a prediction this far over a page count is taken as certain (no layout checks it)
@@ -116,19 +126,28 @@ class Fitted:
 
 
 def fit_part(lay_out: Callable[[float], Any], paper: str, what: str, pages_wanted: int = 1,
-             first: Any = None) -> tuple[Any, Fitted, list[str]]:
+             first: Any = None, steps: tuple[float, ...] = SHRINK_STEPS) -> tuple[Any, Fitted, list[str]]:
     """(the layout, what was fitted, the warnings) of a part laid out by `lay_out(scale)` (a
     WeasyPrint Document of the part at that text size), its text at the largest of SHRINK_STEPS
     at which it takes `pages_wanted` pages (else at the largest at which it takes the fewest),
     chosen by `choose_scale` from at most three layouts; `first`: its layout at 100 % if already
-    made. Nothing is changed: each size is laid out from the caller's view anew."""
+    made; `steps`: the scales to choose from (`steps_for`). Nothing is changed: each size is laid
+    out from the caller's view anew."""
     laid: dict[float, Any] = {}  # scale -> weasyprint Document
 
     def lay(scale: float) -> list[float]:
         laid[scale] = first if scale == SHRINK_STEPS[0] and first is not None else lay_out(scale)
         return [page_used(page, paper) for page in laid[scale].pages]
 
-    scale, layouts = choose_scale(lay, pages_wanted)
+    scale, layouts = choose_scale(lay, pages_wanted, steps)
+    if steps != SHRINK_STEPS:
+        # steps finer than choose_scale's prediction tells apart (a larger font): climb to the
+        # largest that takes no more pages, one layout a step, so the normal size's fit is reached
+        while (above := [s for s in steps if s > scale]) and min(above) not in laid:
+            candidate, layouts = min(above), layouts + 1
+            if len(lay(candidate)) > max(pages_wanted, len(laid[scale].pages)):
+                break
+            scale = candidate
     document = laid[scale]
     fitted = Fitted(what, layouts, scale, len(document.pages))
     wanted = f"{pages_wanted} page{'s' if pages_wanted > 1 else ''}"

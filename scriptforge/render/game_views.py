@@ -64,6 +64,7 @@ class SetupView:
     title: str
     rows: list[tuple[str, str]]  # (players, count); a table the source does not give is not shown
     note: str | None
+    cards: list[tuple[str, list[str]]] = field(default_factory=list)  # (card name, count per row): the count's make-up
 
 
 @dataclass
@@ -136,7 +137,7 @@ class GameSheetView:
                 parts += [r.name, r.second_name or "", r.text or "", *r.notes, *r.conditions, r.team or "",
                           ]
         for setup in self.setup:
-            parts += [setup.title, setup.note or "", *(a + b for a, b in setup.rows)]
+            parts += [setup.title, setup.note or "", *(a + b for a, b in setup.rows), *(name for name, _ in setup.cards)]
         for section in self.sections:
             parts += [section.title, *section.items]
         for q in (*self.procedures, *self.sequences):
@@ -218,7 +219,10 @@ def _setup_views(gdb: GameDatabase, lang: str, labels: dict) -> list[SetupView]:
         rows = None
         if table.rows is not None:
             rows = [(_span(r.players), f"{r.count}" if r.keep is None else f"{r.count} / {r.keep}") for r in table.rows]
-        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note))
+        card_ids = list(dict.fromkeys(card for r in table.rows for card, _ in r.cards))
+        cards = [(gdb.roles[card].name(lang), [str(dict(r.cards).get(card, 0)) for r in table.rows])
+                 for card in card_ids]
+        out.append(SetupView(id=table.id, title=texts["setup"][table.id], rows=rows, note=note, cards=cards))
     return out
 
 

@@ -1,6 +1,7 @@
-"""Text widths in the bundled bold font, to size a sheet's name column so no name breaks inside
-a word (Washerwoma|n): the column grows to the longest word of any name, and past a widest
-column the names are set smaller instead.
+"""Text widths in the bundled bold font, to size a sheet's name column so no name wraps while the
+ability column beside it has room (Devil's / Advocate) and none breaks inside a word
+(Washerwoma|n): the column grows to the widest whole name; where a name is wider than the widest
+column it wraps at its spaces, and where a word is, the names are set smaller.
 
 The widths come from ``fonts/bold-advances.txt`` (written by ``tools/subset_fonts.py``): the
 fonts have no kerning, so a word's width is the sum of its characters' advances.
@@ -58,17 +59,25 @@ def longest_word_em(names: Iterable[str]) -> float:
     return max((width_em(word) for name in names for word in name.split()), default=0.0)
 
 
+def fits_whole(name: str, font: float = NAME_FONT_REM) -> bool:
+    """Whether `name` (at `font` rem) fits on one line of the widest name column."""
+    return width_em(name) * font + CELL_PADDING_REM + SAFETY_REM <= WIDEST_REM
+
+
 def name_column(names: Iterable[str], second_names: Iterable[str] = (), *, narrowest: float) -> NameColumn:
-    """The column that holds every word of `names` (at the name size) and of `second_names`
-    (at the small size) on one line: at least `narrowest` rem wide, at most WIDEST_REM, with
-    the names set smaller when their longest word is wider than that."""
-    first = longest_word_em(names) * NAME_FONT_REM
-    second = longest_word_em(second_names) * SECOND_NAME_FONT_REM
-    needed = max(first, second) + CELL_PADDING_REM + SAFETY_REM
+    """The column that holds every one of `names` (at the name size) and of `second_names` (at
+    the small size) on one line: at least `narrowest` rem wide, at most WIDEST_REM; a name
+    wider than that wraps at its spaces, and where one of its words is wider the names are set
+    smaller."""
+    names, second_names = list(names), list(second_names)
+    whole = max((width_em(name) * NAME_FONT_REM for name in names), default=0.0)
+    whole = max(whole, max((width_em(name) * SECOND_NAME_FONT_REM for name in second_names), default=0.0))
+    needed = whole + CELL_PADDING_REM + SAFETY_REM
     if needed <= narrowest:
         return NameColumn(width=narrowest)
     if needed <= WIDEST_REM:
         return NameColumn(width=round(needed, 2))
+    first = longest_word_em(names) * NAME_FONT_REM
     room = WIDEST_REM - CELL_PADDING_REM - SAFETY_REM
     font = NAME_FONT_REM * min(1.0, room / first) if first else NAME_FONT_REM
     return NameColumn(width=WIDEST_REM, font=round(font, 3))

@@ -11,17 +11,46 @@ the templates set. These anchors are layout only: `without_fit_anchors` keeps th
 the PDF (no named destinations).
 """
 
-#: Each paper: its CSS page size and margins (top right bottom left), which _base.html.j2 sets
-#: (the almanac sets its own margins; page_used is not asked about its pages).
-PAPER = {"a4": ("A4", "9mm 11mm 9mm 11mm"), "letter": ("letter", "8mm 12mm 8mm 12mm")}
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper: its CSS page size and the margins (mm: top, right, bottom, left) of its pages.
+
+    No ink comes within a quarter inch of an edge (token_layout.PRINTABLE_MARGIN_MM: the band office
+    printers cannot print):
+    the bottom margin holds the page footer, set from its top (sheet.css), with room for three
+    lines: a long title and author with the community-content notice of pages with official art."""
+
+    size: str
+    margins: tuple[float, float, float, float]  # sheets, night sheets and the almanac's character sheet
+    almanac: tuple[float, float, float, float]  # the almanac's other pages: a running header on top
+
+    @property
+    def margin_css(self) -> str:
+        return _css(self.margins)
+
+    @property
+    def almanac_css(self) -> str:
+        return _css(self.almanac)
+
+
+def _css(margins: tuple[float, ...]) -> str:
+    return " ".join(f"{value:g}mm" for value in margins)
+
+
+#: Each paper, which _base.html.j2 (and almanac.html.j2 for its pages) sets.
+PAPER = {"a4": Paper("A4", (9, 11, 16, 11), (17, 15, 16, 15)),
+         "letter": Paper("letter", (8, 12, 16, 12), (17, 15, 16, 15))}
 FIT_ANCHOR = "fit-"
 CSS_PX_PER_MM = 96 / 25.4  # what WeasyPrint counts a millimetre as
 
 
 def _margins(paper: str) -> tuple[float, float]:
     """(top, bottom) page margins of `paper` in CSS px."""
-    top, _, bottom, _ = (float(value.removesuffix("mm")) * CSS_PX_PER_MM for value in PAPER[paper][1].split())
-    return top, bottom
+    top, _, bottom, _ = PAPER[paper].margins
+    return top * CSS_PX_PER_MM, bottom * CSS_PX_PER_MM
 
 
 def page_used(page, paper: str) -> float:

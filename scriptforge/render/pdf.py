@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
-from scriptforge.render.fit import SHRINK_STEPS, Fitted, fit_part, save_last_page
+from scriptforge.render.fit import SHRINK_STEPS, Fitted, fit_part, save_last_page, steps_for
 from scriptforge.render.pages import split_parts
 from scriptforge.render.pictures import Pictures
 from scriptforge.render.system_fonts import Choice, use_system_fonts
@@ -120,7 +120,7 @@ class Renderer:
                 bare = {"footer": None, "art_notice": None} if part.footer else {}
                 return self._laid_out(replace(part, scale=scale, **bare), template, base_dir, warnings, system_fonts)
 
-            document, fit, said = fit_part(lay_out, part.paper, what, first=first)
+            document, fit, said = fit_part(lay_out, part.paper, what, first=first, steps=steps_for(part.font_scale))
             warnings.extend(said)
             docs.append(document)
             scales.append(fit.scale)

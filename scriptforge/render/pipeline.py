@@ -114,6 +114,8 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, 
     analysis = analyse(script, db, players=options.night_players)
     if keep_analysis:
         result.analysis = analysis
+    if back or night:  # a night order printed from a broken _meta list: said, as validate says it
+        result.warnings += analysis.night_order_warnings()
     view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night, options=options)
     if view.fallbacks:
         result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "

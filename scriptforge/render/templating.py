@@ -19,6 +19,7 @@ from scriptforge.io.fileio import read_cache_bytes, write_cache_bytes
 from scriptforge.model.records import TEAM_COLOURS
 from scriptforge.io.paths import TEMPLATES_DIR, cache_dir
 from scriptforge.render.pages import PAPER
+from scriptforge.render.typefaces import font_stack
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, css_string
 from scriptforge.render.weasy import FONTS_DIR, parsed_css
 
@@ -85,10 +86,12 @@ class Templates:
         """The HTML of `view` through `template`, with `font_faces` as ``@font-face`` rules;
         `standalone`: the self-contained HTML output (sheet.css inlined, no WORD JOINERs: browsers
         honour ``word-break: keep-all`` themselves, and the text stays plain to search and copy)."""
-        size, margin = PAPER[view.paper]
+        paper = PAPER[view.paper]
         css = markupsafe.Markup(self.css if standalone else "")
         html = self.env.get_template(template).render(
-            view=view, css=css, font_faces=font_faces, page_size=size, page_margin=margin, standalone=standalone)
+            view=view, css=css, font_faces=font_faces, page_size=paper.size, page_margin=paper.margin_css,
+            almanac_margin=paper.almanac_css, font_stack=markupsafe.Markup(font_stack(view.html_lang)),
+            standalone=standalone)
         return html.replace(WORD_JOINER, "") if standalone else html
 
     @property

@@ -156,6 +156,7 @@ class TokenSheetView:
     warnings: list[str] = field(default_factory=list)
     scale: float = 1.0
     art_notice: str | None = None  # set by the renderer where official art is on the pages (printed on the cover)
+    reference: list | None = None  # another game's role cards: the cover lists the roles (render.game_cards)
 
     def tokens(self) -> list[TokenView]:
         return [t for page in self.pages for t in page]
@@ -169,6 +170,7 @@ class TokenSheetView:
         parts += [row.label for row in self.counts]
         parts += [name for row in self.editions for name in (row.title, *row.names)]
         parts += [run.text for t in self.tokens() for run in (t.monogram, *t.texts)]
+        parts += [f"{r.name}{r.second or ''}{r.text or ''}" for r in self.reference or ()]
         return "".join(parts)
 
 
@@ -358,7 +360,7 @@ def token_options(size: str, bleed: float = DEFAULT_BLEED, mirror: bool = False)
 MIN_SIZE, MAX_SIZE = 12.0, 90.0
 
 
-def _ticks(placed: Placed, kind: Kind) -> list[tuple[float, float, float, float]]:
+def crop_ticks(placed: Placed, kind: Kind) -> list[tuple[float, float, float, float]]:
     out = []
     for degrees in placed.ticks:
         a = math.radians(degrees)
@@ -368,7 +370,7 @@ def _ticks(placed: Placed, kind: Kind) -> list[tuple[float, float, float, float]
     return out
 
 
-def _monogram(icon: Icon, cx: float, cy: float, radius: float) -> Run:
+def monogram(icon: Icon, cx: float, cy: float, radius: float) -> Run:
     size = radius * 1.05
     return straight(icon.initial, size, cx, cy + 0.36 * size)
 
@@ -434,15 +436,12 @@ def character_token(ch: Character, names: _Texts, placed: Placed, kind: Kind, im
         marks.append(Mark("other_nights", *_polar(cx, cy, ring, 328), 0.032 * d))
     if ch.setup is not None:
         marks.append(Mark("setup", *_polar(cx, cy, ring, 237), 0.03 * d))
-    count = len(ch.reminders) + len(ch.reminders_global)
-    step = min(7.5, 40.0 / max(count - 1, 1))
-    for i in range(count):
-        marks.append(Mark("reminder", *_polar(cx, cy, ring + 0.01 * d, 270 + (i - (count - 1) / 2) * step), 0.016 * d))
+    marks += reminder_pips(len(ch.reminders) + len(ch.reminders_global), cx, cy, ring + 0.01 * d, 0.016 * d)
     monogram_radius = 0.19 * d
     return TokenView(kind="character", id=ch.id, team=ch.team, x=cx, y=cy, radius=kind.radius,
-                     art_radius=kind.art_radius, ticks=_ticks(placed, kind), icon=icon,
+                     art_radius=kind.art_radius, ticks=crop_ticks(placed, kind), icon=icon,
                      icon_box=(round(cx - side / 2, 3), round(icon_y - side / 2, 3), round(side, 3)),
-                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
+                     monogram=monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
                      icon_y=round(icon_y, 3),
                      texts=texts, marks=marks)
 
@@ -470,11 +469,30 @@ def reminder_token(reminder: ReminderToken, owner: _Texts, labels: tuple[str, st
         warnings.append(f"the reminder label '{first}' is set at {size:.1f} mm to fit its token")
     monogram_radius = 0.14 * d
     return TokenView(kind="reminder", id=reminder.owner.id, team=reminder.owner.team, x=cx, y=cy,
-                     radius=kind.radius, art_radius=kind.art_radius, ticks=_ticks(placed, kind), icon=icon,
+                     radius=kind.radius, art_radius=kind.art_radius, ticks=crop_ticks(placed, kind), icon=icon,
                      icon_box=(round(cx - side / 2, 3), round(icon_y - side / 2, 3), round(side, 3)),
-                     monogram=_monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
+                     monogram=monogram(icon, cx, icon_y, monogram_radius), monogram_radius=monogram_radius,
                      icon_y=round(icon_y, 3),
                      texts=block_runs(block, y, cx, cy))
+
+
+PIP_SPAN = 50.0  # degrees of the top of a token the reminder pips may take (the setup mark is at 237)
+PIP_GAP = 0.7  # the least blank between two pips, in pip radii: pips closer than that print as a bar
+
+
+def reminder_pips(count: int, cx: float, cy: float, ring: float, radius: float) -> list[Mark]:
+    """`count` pips centred at the top of a token on a circle of `ring` mm, 7.5° apart where they
+    fit, never closer than PIP_GAP between them; where one row would be wider than PIP_SPAN they
+    go on more rows, each inside the last."""
+    least = math.degrees((2 + PIP_GAP) * radius / ring)
+    per_row = max(1, int(PIP_SPAN / least) + 1)
+    rows = [min(per_row, count - start) for start in range(0, count, per_row)]
+    out = []
+    for row, n in enumerate(rows):
+        circle = ring - row * (2 + PIP_GAP) * radius
+        step = max(min(7.5, 40.0 / max(n - 1, 1)), math.degrees((2 + PIP_GAP) * radius / circle))
+        out += [Mark("reminder", *_polar(cx, cy, circle, 270 + (i - (n - 1) / 2) * step), radius) for i in range(n)]
+    return out
 
 
 def _forced(text: str, size: float, top: float, radius: float) -> tuple[Block, float, float]:

@@ -25,6 +25,16 @@ from scriptforge.render.weasy import FONTS_DIR, import_weasyprint, only_bundled_
 from scriptforge.model.languages import font_packages, get, shown, unprintable_letters
 
 FONT_FAMILY = "Scriptforge Sans"
+#: the system's fonts named after the bundled ones, for what those lack (sheet.css's stack)
+SYSTEM_FAMILIES = ("Noto Sans CJK KR", "Noto Sans KR", "Noto Sans", "Noto Naskh Arabic")
+
+
+def font_stack(lang: str) -> str:
+    """The CSS font-family list of a page in `lang`: the bundled fonts, then the system fonts that
+    set the language in its own glyph forms (the registry's `fonts`: a Japanese page's Han
+    characters in Japanese forms, not the Korean ones "Noto Sans CJK KR" would give), then the rest."""
+    families = dict.fromkeys((FONT_FAMILY, *get(lang).fonts, *SYSTEM_FAMILIES))
+    return ", ".join(f'"{family}"' for family in families) + ", sans-serif"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regular.ttf"  # the Djinn's flavor
 # the Latin, Greek and Cyrillic letters of the official translations that the Korean face lacks

@@ -210,11 +210,13 @@ class Footer:
 
 def footer_for(db, labels: dict, title: str, author: str | None) -> Footer:
     """The footer of a script's pages: name · author, "page / pages", scriptforge's version and the
-    data packs loaded (the official pack by its date)."""
+    data packs loaded. The official files carry no date of their own, so the official pack is named
+    with the day `pack update` installed it ("installed"), never as if that were the data's date."""
     packs = []
     for name, updated in db.packs:
         if name == OFFICIAL:
-            packs.append(str(labels["footer_official"]).format(date=updated).strip())
+            packs.append(str(labels["footer_official"]).format(date=updated) if updated
+                         else str(labels["footer_official_undated"]))
         else:
             packs.append(f"{name} {updated}".strip())
     data = " + ".join(packs) or str(labels["footer_builtin"])

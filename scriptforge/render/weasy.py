@@ -91,11 +91,19 @@ DEFERRED_NAMES = {"fontTools.ttLib": ("TTFont", "TTLibError", "ttFont", "woff2")
 # cold build; a sheet fetches nothing).
 DEFERRED_MODULES = frozenset({"ssl"})
 PLAIN_SWITCH = "SCRIPTFORGE_PLAIN_WEASYPRINT"
+SYSTEM_FONTS_SWITCH = "SCRIPTFORGE_SYSTEM_FONTS"  # any value but "" or "0": fontconfig always sees the system's fonts
 
 
 def plain() -> bool:
     """Whether ``SCRIPTFORGE_PLAIN_WEASYPRINT`` asks for WeasyPrint as it comes (any value but 0)."""
     return os.environ.get(PLAIN_SWITCH, "0") not in ("", "0")
+
+
+def system_fonts_switch() -> bool:
+    """Whether ``SCRIPTFORGE_SYSTEM_FONTS`` asks that fontconfig never be kept to the bundled
+    fonts (any value but "" or "0", as ``SCRIPTFORGE_PLAIN_WEASYPRINT``): to compare a page with
+    what the system's fonts would make of it. It was read as set-or-not, so ``=0`` turned it on."""
+    return os.environ.get(SYSTEM_FONTS_SWITCH, "0") not in ("", "0")
 
 
 def import_weasyprint() -> types.ModuleType:
@@ -632,8 +640,7 @@ class only_bundled_fonts:
     """
 
     def __init__(self, active: bool = True):
-        self.active = (active and sys.platform.startswith("linux") and "SCRIPTFORGE_SYSTEM_FONTS" not in os.environ
-                       and not plain())
+        self.active = active and sys.platform.startswith("linux") and not system_fonts_switch() and not plain()
 
     def __enter__(self):
         self.saved = os.environ.get("FONTCONFIG_FILE")

@@ -22,7 +22,7 @@ from scriptforge.model.records import Character
 from scriptforge.io.errors import InputError
 from scriptforge.model.findings import Finding, Selection, finding, has_errors
 from scriptforge.rules.jinxes import ScriptJinxes, script_jinxes
-from scriptforge.rules.night import NightOrder, night_order
+from scriptforge.rules.night import NightOrder, missing_from_meta, night_order
 from scriptforge.rules.order import sheet_order
 from scriptforge.scripts.script import Script, read_script, script_from_data
 from scriptforge.scripts.schema import length_findings, schema_findings
@@ -72,6 +72,13 @@ class Analysis:
         document = self.script.document
         return (*self.script.problems, *schema_findings(document), *length_findings(document),
                 *script_findings(self))
+
+    def night_order_warnings(self) -> list[str]:
+        """What is wrong with the script's own night order (_meta.firstNight/otherNight), one line
+        each, as `validate` says it (meta-night-unknown, night-order-missing): a printed night
+        order that follows it says so."""
+        found = (*self.night.problems, *missing_from_meta(self.script, self.night, self.db))
+        return [f"{f.path}: {f.message} ({f.code})" for f in found]
 
     @property
     def images(self) -> dict[str, str]:
