@@ -30,6 +30,13 @@ def token_id(label: str) -> str:
     return normalize_id(label) or "u" + "".join(f"{ord(c):x}" for c in label.strip())
 
 
+def neutral_label(label: str) -> bool:
+    """A reminder label that reads the same in every language: no word in it, a mark or a number
+    ("?", "1", "X", "+1"), so no language is missing it."""
+    letters = re.findall(r"[^\W\d_]", label)
+    return not letters or (len(letters) == 1 and letters[0].isascii() and len(label.strip()) <= 2)
+
+
 def name_key(text: str) -> str:
     """Lookup key for names in any script: NFC, casefolded, without spaces, apostrophes and dashes."""
     return _NOT_NAME.sub("", unicodedata.normalize("NFC", text).casefold())

@@ -134,3 +134,13 @@ def usage_text(rows: list[Usage]) -> str:
             lines.append(f"  typo to report upstream: '{variant}' in {', '.join(places)} (the official {kind} "
                          f"texts otherwise write '{row.term}')")
     return "\n".join(lines) or "no glossary term in these files"
+
+
+def corrections_text(found, out) -> str:
+    """`l10n export --format official`: what was written, and what the official layout left out."""
+    lines = [f"{out}", f"{found.count} correction(s) in the official layout"]
+    if found.left_out:
+        lines.append(f"{len(found.left_out)} text(s) the official layout has no place for: "
+                     + ", ".join(found.left_out[:8]) + (" …" if len(found.left_out) > 8 else ""))
+    return "\n".join(lines)
+
