@@ -208,7 +208,7 @@ def l10n_confirm(id_, field, lang, all_):
                    "in the official game/<code>.json layout.")
 @fail_cleanly
 def l10n_export(lang, out, fmt):
-    """Write a gettext .po file for Weblate, Poedit or pofilter, or your corrections for upstream.
+    """Write a gettext .po file for Weblate, Poedit or pofilter.
 
     msgctxt is the text's key (imp.ability, imp.how_to_run.2, imp.first_night_reminder,
     step.dusk.name, reminder.safe, jinx.widow-damsel, ui.teams.minion.name), msgid the source
