@@ -167,3 +167,22 @@ def test_your_own_text_is_not_called_the_official_translation(official_ko, home,
     [finding] = [f for f in json.loads(result.output)["findings"] if f["character"] == "steward"]
     assert "your translations" in finding["message"] and "official" not in finding["message"]
     assert Path("translations/ko/characters/steward.yaml").as_posix() in finding["message"]
+
+
+def test_status_and_check_count_stale_texts_alike(official_ko, tmp_path, monkeypatch):
+    from scriptforge.l10n.provenance import status
+    from tests.conftest import install_official
+
+    folder, _, _ = official_ko
+    translation = json.loads((folder / "game" / "ko.json").read_text(encoding="utf-8"))
+    roles = [dict(r, ability=r["ability"] + " (reworded)") if r["id"] in ("fortuneteller", "chef") else r
+             for r in official_json("roles.json")]
+    install_official(tmp_path / "v1", tmp_path / "pack", translation)
+    install_official(tmp_path / "v2", tmp_path / "pack", translation, roles=roles)
+    db = load_database(packs=[tmp_path / "pack"])
+    table = status(db)
+    stale = sum(cell["stale"] for cell in table["ko"].values())
+    upstream = sum(cell.get("stale_official", 0) for cell in table["ko"].values())
+    found = run_checks(db, ["ko"], select=["stale"], include_official=True)
+    assert upstream == len([f for f in found if f.data.get("official")]) >= 1
+    assert stale - upstream == len([f for f in found if not f.data.get("official")])

@@ -45,8 +45,11 @@ def status_text(table: dict, order: tuple[str, ...] = ()) -> str:
     lines.append("-" * len(head))
     lines.append(f"{'total':<22}" + "".join(f"{t[0]:>{widths[l]}}{t[1]:>9}{t[2]:>7}" for l, t in totals.items()))
     done = all(t[1] == 0 and t[2] == 0 for t in totals.values())
+    upstream = {l: sum(cell.get("stale_official", 0) for cell in table[l].values()) for l in langs}
     lines.append("complete: nothing missing or stale" if done else
-                 "; ".join(f"{l}: {t[1]} missing, {t[2]} stale" for l, t in totals.items()))
+                 "; ".join(f"{l}: {t[1]} missing, {t[2]} stale"
+                           + (f" ({upstream[l]} of them official: l10n check --include-official)" if upstream[l] else "")
+                           for l, t in totals.items()))
     return "\n".join([*lines, *layers_text(table, order)])
 
 
