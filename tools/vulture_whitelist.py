@@ -25,7 +25,6 @@ _.first_night_reminder, _.other_night_reminder, _.seating, _.sheet_scale, _.shee
 # token sheets (tokens.html.j2): the marks' shapes, the picture's box, the community-content notice
 _.shapes, _.icon_box, _.art_notice
 # a registry field the language data carries (schema-checked) that no code reads yet
-_.collation
 
 # WeasyPrint's API: a URLFetcher method, document metadata, HTML attributes it reads, the HTML
 # methods it asks for the user-agent stylesheets (SheetHTML)

@@ -6,12 +6,10 @@ from scriptforge.l10n.diff import KINDS
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI
 from scriptforge.l10n.usage import Usage
 from scriptforge.model.languages import codes
+from scriptforge.db.translations import NAME
 
 
 def _layer_name(name: str) -> str:
-    # deferred: start-up time
-    from scriptforge.db.translations import NAME
-
     return {BUILT_IN: f"{BUILT_IN} (built-in)", NAME: f"{NAME} (your own)"}.get(name, f"{name} (pack)")
 
 
