@@ -550,9 +550,10 @@ def test_the_name_check_meets_only_names_one_letter_away(db, monkeypatch):
     """l10n check and homebrew check (which runs it twice) compared every word with every name:
     with the official pack, millions of comparisons and seconds; now each word meets a few."""
     from scriptforge.l10n import checks
+    from scriptforge.l10n.lang.base import Language
+    from scriptforge.l10n.lang.ko import Korean
 
     calls = {"n": 0}
-    real_ko, real_en = checks._ko_typo, checks._en_typo
 
     def counted(real):
         def wrapper(*args):
@@ -560,8 +561,8 @@ def test_the_name_check_meets_only_names_one_letter_away(db, monkeypatch):
             return real(*args)
         return wrapper
 
-    monkeypatch.setattr(checks, "_ko_typo", counted(real_ko))
-    monkeypatch.setattr(checks, "_en_typo", counted(real_en))
+    monkeypatch.setattr(Korean, "is_typo", counted(Korean.is_typo))
+    monkeypatch.setattr(Language, "is_typo", counted(Language.is_typo))
     findings = checks.run_checks(db, select=["name-misspelt"])
     words = sum(len(text.split()) for lang in db.languages for _, _, text in checks.Context(db, db.languages).texts(lang, "botc"))
     assert calls["n"] < words, (calls["n"], words)  # before: about 50 per word on the built-in data alone

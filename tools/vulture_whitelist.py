@@ -27,7 +27,6 @@ _.shapes, _.icon_box, _.art_notice, _.margin
 # what the print check (benchmarks/print_check.py) asks of a name: whether it fits the name column whole
 _.fits_whole
 # a registry field the language data carries (schema-checked) that no code reads yet
-_.collation
 
 # WeasyPrint's API: a URLFetcher method, document metadata, HTML attributes it reads, the HTML
 # methods it asks for the user-agent stylesheets (SheetHTML)

@@ -9,7 +9,8 @@ from scriptforge.io.errors import InputError
 from scriptforge.model.rule_sets import ALL, GAMES, selection
 from scriptforge.io.fileio import write_output
 from scriptforge.io.userfiles import read_json
-from scriptforge.cli.common import (LANG, command_db, complete_name, data_dir, default_lang, echo,
+from scriptforge.db.database import load_database
+from scriptforge.cli.common import (LANG, chosen_packs, command_db, complete_name, data_dir, default_lang, echo,
                                     fail_cleanly, findings_options, findings_selection, format_option,
                                     print_json, rule_sets_for)
 
@@ -205,19 +206,41 @@ def l10n_confirm(id_, field, lang, all_):
 @l10n.command("export")
 @click.option("--lang", type=LANG, required=True, help="The translation language (msgstr); the other is msgid.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The .po file to write ('-': standard output).")
+              help="The file to write ('-': standard output).")
+@click.option("--format", "fmt", type=click.Choice(["po", "official"]), default="po", show_default=True,
+              help="po: every text as a gettext .po file; official: only your corrections (l10n import), "
+                   "in the official game/<code>.json layout.")
 @fail_cleanly
-def l10n_export(lang, out):
+def l10n_export(lang, out, fmt):
     """Write a gettext .po file for Weblate, Poedit or pofilter.
 
     msgctxt is the text's key (imp.ability, imp.how_to_run.2, imp.first_night_reminder,
     step.dusk.name, reminder.safe, jinx.widow-damsel, ui.teams.minion.name), msgid the source
     text, msgstr the translation; stale translations are marked fuzzy.
 
+    With --format official: the texts of your translation layer that differ from what the
+    built-in data and the packs give, in the layout of the official translation files
+    (roles.<id>.name|ability|flavor|first|other, the night steps as roles, reminders.<token>,
+    jinxes.<a>-<b>), to hand to the official translators; texts that layout has no place for
+    (overview, how to run, examples, interface words) are counted, not written.
+
     \b
     Example:
         scriptforge l10n export --lang en -o en.po
+        scriptforge l10n export --lang ko --format official -o ko.json
     """
+    if fmt == "official":
+        # deferred: start-up time
+        from scriptforge.db.translations import user_layer
+        from scriptforge.l10n.upstream import corrections
+        from scriptforge.text.l10n import corrections_text
+
+        mine = user_layer()
+        below = load_database(data_dir(), [p for p in chosen_packs() if p != mine])
+        found = corrections(command_db(), below, lang)
+        if write_output(out, found.as_bytes()):
+            echo(corrections_text(found, out))
+        return
     # deferred: start-up time
     from scriptforge.l10n.po import export_po
 

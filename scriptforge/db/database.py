@@ -10,14 +10,14 @@ from typing import Any, TypeVar
 import copy
 
 from scriptforge.io.datafiles import PARTIAL, ProblemCollector, validate
-from scriptforge.io.errors import DataError
+from scriptforge.io.errors import DataError, NotFoundError
 from scriptforge.model.records import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
 from scriptforge.model.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.model.languages import get as get_language
 from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
 from scriptforge.io.fileio import files_digest, finish_journal, protect_data, read_cache_bytes, write_cache_bytes
-from scriptforge.db.official import OfficialFacts, official_facts
+from scriptforge.db.official import PACK_UPDATE, OfficialFacts, official_facts
 from scriptforge.db.pack_sources import units
 from scriptforge.db.pack_store import damaged_pack, read_manifest
 from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR, cache_dir
@@ -70,6 +70,9 @@ class Database:
     # the data packs loaded on top of the built-in data, in order: (name, the date its pack.yaml
     # says it was made or updated, "" where it says none), for what a printed page was built from
     packs: tuple[tuple[str, str], ...] = ()
+    # lang -> character id -> names players use besides the official ones (data/<lang>/names.yaml:
+    # earlier and community names, the English name in the language's script); lookups only
+    other_names: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     # name key (id, alias, name in any language, glossary spelling) -> ids; made by __post_init__
     _index: NameIndex = field(init=False, repr=False, compare=False)
 
@@ -88,6 +91,11 @@ class Database:
                 if term.get("character") in self.characters:
                     for spelling in (term["term"], *term.get("variants", ())):
                         index.add(name_key(spelling), term["character"])
+        for table in self.other_names.values():  # below every name above: never one of theirs
+            for char_id, names in table.items():
+                if char_id in self.characters:
+                    for name in names:
+                        index.add_if_free(name_key(name), char_id)
         object.__setattr__(self, "_index", index)
 
     # -- lookup -----------------------------------------------------------------------
@@ -105,10 +113,23 @@ class Database:
         return [c for c in self.characters.values() if c.id in ids]
 
     def resolve(self, name: str) -> Character:
-        """The one character `name` denotes; a NotFoundError with suggestions otherwise."""
+        """The one character `name` denotes; a NotFoundError with suggestions otherwise (for a
+        name of an official character that is not loaded, the command that loads it)."""
         found = [c.id for c in self.find(name)]
+        missing = None if found else self.unloaded(name)
+        if missing:
+            raise NotFoundError(f"'{name}' is {missing}, an official {official_facts().teams[missing]} that is not "
+                                f"loaded; run `{PACK_UPDATE}` to get the official data")
         return self.characters[self._index.resolve(name, found, lambda i: self.characters[i].name(official()),
                                                    self.suggest, "character")]
+
+    def unloaded(self, name: str) -> str | None:
+        """The official character that `name` (an earlier or community name, the English name in
+        another script: `other_names`) names where that character is not loaded, else None."""
+        key = name_key(name)
+        ids = {char_id for table in self.other_names.values() for char_id, names in table.items()
+               if char_id not in self.characters and any(name_key(n) == key for n in names)}
+        return ids.pop() if len(ids) == 1 else None
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Close matches for a misspelt name, as display names."""
@@ -440,6 +461,11 @@ class _Loader(ProblemCollector):
                 glossary[lang] = (self._read(self.root / lang / "glossary.yaml", "glossary") or {"terms": []})["terms"]
             else:
                 glossary[lang] = []
+        other_names = {}
+        for lang in self.languages:
+            if self._has(f"{lang}/names.yaml"):
+                table = self._read(self.root / lang / "names.yaml", "names") or {}
+                other_names[lang] = _joined_names(table.values())
         setup = self._read(self.root / "setup.yaml", "setup") or {"players": {}}
 
         steps = {
@@ -463,6 +489,7 @@ class _Loader(ProblemCollector):
             shipped_ui=shipped,
             official_ui=official_ui,
             glossary=glossary,
+            other_names=other_names,
             data_dir=self.root,
             languages=self.languages,
             provenance=self.provenance,
@@ -764,6 +791,15 @@ def _unit_keys(schema: str, data: Any, record_id: str | None) -> list[str]:
 
         return leaves(data, "ui")
     return []
+
+
+def _joined_names(tables: Iterable[dict[str, list[str]]]) -> dict[str, tuple[str, ...]]:
+    """One id -> names table of a names.yaml's sections, each name once."""
+    out: dict[str, tuple[str, ...]] = {}
+    for table in tables:
+        for char_id, names in table.items():
+            out[char_id] = tuple(dict.fromkeys([*out.get(char_id, ()), *names]))
+    return out
 
 
 def _merge_layer_texts(loader: Any, old: Any, new: Any) -> Any:

@@ -27,7 +27,7 @@ def read_yaml(path: Path) -> Any:
         raise DataError(str(exc)) from None
 
 
-PARTIAL = "~partial"  # a schema name with this suffix: the schema with its top-level `required` lifted
+PARTIAL = "~partial"  # a schema name with this suffix: the schema with its completeness `required` lifted
 
 
 @cache
@@ -39,8 +39,18 @@ def _validator(schema_name: str):
     base = schema_name.removesuffix(PARTIAL)
     schema = json.loads(schema_path(base).read_text(encoding="utf-8"))
     if base != schema_name:
-        schema.pop("required", None)
+        _lift_required(schema)
     return compiled_check(f"{base}{'-partial' if base != schema_name else ''}", schema)
+
+
+def _lift_required(schema: dict[str, Any]) -> None:
+    """A layer of partial texts may hold one night step's reminder or one team's name: lift the
+    `required` lists that ask for a file's every part (the top level and the objects below it
+    through `properties`), and keep those of a record's own shape (`translated_from`, list items)."""
+    schema.pop("required", None)
+    for name, sub in schema.get("properties", {}).items():
+        if isinstance(sub, dict) and name != "translated_from":
+            _lift_required(sub)
 
 
 def compiled_check(label: str, schema: dict[str, Any], **options: Any) -> Any:

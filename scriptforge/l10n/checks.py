@@ -8,17 +8,18 @@ The context holds the BotC database and/or the other games (Salem, Werewolf, Maf
 checks (missing, untranslated, term variants with each game's own glossary, name collisions,
 whitespace, unbalanced) read every unit; the checks of BotC's own conventions (the night `*`, the
 setup bracket, the parity of items, numbers, brackets and reminder labels between the languages,
-the Korean night register, the names against the BotC glossary and inside other texts) read the
-BotC units only.
+the night register, the names against the BotC glossary and inside other texts) read the BotC units
+only. What differs between languages (endings after a name, number words, what a typo of a name
+looks like, the night register) is in `l10n/lang/`, one module per language code.
 """
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-import functools
 import re
 from typing import Callable, Iterable
 
 from scriptforge.model.rule_sets import SCRIPTED_GAME, scripted
+from scriptforge.l10n.lang import rules_for
 from scriptforge.l10n.provenance import STALE, slot, source_of, state
 from scriptforge.db.translations import NAME as USER_LAYER
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI, Unit, kind_of, selected_units, source_language, unit_languages
@@ -100,8 +101,10 @@ def _where(unit: Unit, index) -> str:
 
 def _file(unit: Unit, lang: str, db=None) -> str:
     """The data file that holds a unit's `lang` text, relative to the project (data/...); for a
-    text a data pack gives, the official translation it came from."""
+    text a data pack gives, the official translation it came from; for your own, your translations."""
     if db is not None and scripted(unit.game) and unit.key in db.pack_units.get(lang, ()):
+        if db.unit_layers.get(lang, {}).get(unit.key) == USER_LAYER:
+            return f"your translations ({slot(Path(USER_LAYER), lang, unit.key).path.as_posix()}, l10n import)"
         return f"the official {lang} translation (game/{lang}.json)"
     if unit.game == SHARED_UI:
         return f"data/games/{lang}/ui.yaml"
@@ -183,21 +186,13 @@ def night_marker(ctx: Context) -> Iterable[Finding]:
                                   count=counts[lang], other=counts[other])
 
 
-_KO_NUMERALS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5}
-
-
-def _normalise_counters(text: str) -> str:
-    """Korean counters as digits with 명: '한 번' -> '1명', '2번' -> '2명', '두 명' -> '2명'."""
-    text = re.sub(r"(한|두|세|네|다섯)\s*(명|번)", lambda m: f"{_KO_NUMERALS[m.group(1)]}명", text)
-    return re.sub(r"(\d)\s*번", r"\1명", text)
-
-
 def _bracket_effect(effect) -> dict:
     """The parts of a setup effect that a [...] bracket states."""
     if effect is None:
         return {}
     data = effect.as_dict()
-    return {k: v for k, v in data.items() if k not in ("demon_token", "bag_token")}
+    # the selection marks come from the official `special` list, which no bracket states
+    return {k: v for k, v in data.items() if k not in ("demon_token", "bag_token", "selection")}
 
 
 @check("setup-bracket", "error")
@@ -216,9 +211,12 @@ def setup_bracket(ctx: Context) -> Iterable[Finding]:
             if t is None:
                 continue
             names = [t.name, *(x.name for x in ch.texts.values())]
-            reading = read_brackets(_normalise_counters(t.ability), names,
+            reading = read_brackets(rules_for(lang).counters_as_digits(t.ability), names,
                                     lambda n: (db.find(n) or [None])[0] and db.find(n)[0].id)
-            if wanted and not reading.brackets:
+            # a bracket is missing where another language's text of the ability has one (the
+            # official texts of the Fabled and Loric state their setup in words, in every language)
+            others_have_one = any(_BRACKET.search(x.ability) for code, x in ch.texts.items() if code != lang)
+            if wanted and not reading.brackets and others_have_one:
                 yield ctx.finding("setup-bracket", lang, f"{ch.id}.ability: no [...] setup bracket; the setup "
                                   f"effect is {wanted}", character=ch.id, field="ability", expected=wanted)
             elif reading.brackets:
@@ -230,20 +228,15 @@ def setup_bracket(ctx: Context) -> Iterable[Finding]:
                                       expected=wanted, found=found)
 
 
+_BRACKET = re.compile(r"\[[^\]]*\]")
+
+
 # -- parity between the languages ------------------------------------------------------------------
 
 #: Unit groups whose texts state rules exactly (numbers must agree between the languages).
 _RULE_GROUPS = ("ability", "first_night_reminder", "other_night_reminder", "night_steps", "jinxes",
                 "reminder_labels")
 _NIGHT_GROUPS = ("first_night_reminder", "other_night_reminder", "night_steps")
-_EN_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-               "ten": 10, "twice": 2}
-_KO_NUMBERS = {"두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5, "여섯": 6, "일곱": 7,
-               "여덟": 8, "아홉": 9, "열": 10}
-_KO_NUMBER_WORD = re.compile(r"(?<![가-힣])(두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉|열)"
-                             r"(?=\s*(?:명|번|개|쌍|플레이어|캐릭터|가지))")
-
-
 def _pairs(ctx: Context, groups: tuple[str, ...] = ()) -> Iterable[tuple[Unit, str, str, str, str]]:
     """(unit, lang, other, text, other text) for every BotC unit with texts in both languages
     (list items joined), per checked language."""
@@ -266,28 +259,15 @@ def item_count(ctx: Context) -> Iterable[Finding]:
                               unit, count=mine, other=theirs)
 
 
-def _numbers(text: str, lang: str) -> set[int]:
-    """The numbers a text states, 2 and up (1 is the article: 'a player' is '플레이어 1명')."""
-    found = {int(n) for n in re.findall(r"\d+", text)}
-    if _hangul(lang):
-        found |= {_KO_NUMBERS[w] for w in _KO_NUMBER_WORD.findall(text)}
-    else:
-        found |= {_EN_NUMBERS[w.lower()] for w in _EN_WORD.findall(text) if w.lower() in _EN_NUMBERS}
-    return {n for n in found if n >= 2}
-
-
 @check("number-parity", "error")
 def number_parity(ctx: Context) -> Iterable[Finding]:
     """An ability, night text, jinx or label states a number the other language's text does not."""
     for unit, lang, other, mine, theirs in _pairs(ctx, _RULE_GROUPS):
-        extra = _numbers(mine, lang) - _numbers(theirs, other)
+        extra = rules_for(lang).numbers(mine) - rules_for(other).numbers(theirs)
         if extra:
             listed = ", ".join(map(str, sorted(extra)))
             yield ctx.finding("number-parity", lang, f"{unit.key}: states {listed}, the {other} text does not",
                               unit, numbers=sorted(extra))
-
-
-_BRACKET = re.compile(r"\[[^\]]*\]")
 
 
 @check("bracket-parity", "error")
@@ -303,10 +283,8 @@ def bracket_parity(ctx: Context) -> Iterable[Finding]:
 def _labels_named(ctx: Context, text: str, lang: str) -> set[str]:
     """The reminder tokens a night text names: '중독' quoted in Korean, POISONED in capitals in English."""
     labels = ctx.db.reminder_labels.get(lang, {})
-    if not _hangul(lang):  # a label without two letters ("3") is no word to find in capitals
-        return {token for token, label in labels.items() if len(re.findall(r"[A-Za-z]", label)) >= 2
-                and re.search(rf"(?<![A-Z]){re.escape(label.upper())}(?![A-Z])", text)}
-    return {token for token, label in labels.items() if f"'{label}'" in text or f"‘{label}’" in text}
+    rules = rules_for(lang)
+    return {token for token, label in labels.items() if rules.names_label(label, text)}
 
 
 @check("label-parity", "error")
@@ -322,20 +300,18 @@ def label_parity(ctx: Context) -> Iterable[Finding]:
                               unit, tokens=sorted(extra))
 
 
-_IMPERATIVE = re.compile(r"[가-힣]+세요(?=[.!)]|$)")
-
-
 @check("night-register", "error")
 def night_register(ctx: Context) -> Iterable[Finding]:
     """A Korean night reminder or step in the imperative (…하세요) instead of the official plain present (…합니다)."""
-    for lang in (code for code in ctx.langs if _hangul(code)):
+    for lang in ctx.langs:
+        rules = rules_for(lang)
         for unit in ctx.units:
             text = unit.text(lang)
             if scripted(unit.game) and unit.group in _NIGHT_GROUPS and isinstance(text, str):
-                found = _IMPERATIVE.findall(text)
+                found = rules.imperatives(text)
                 if found:
-                    yield ctx.finding("night-register", lang, f"{unit.key}: '{found[0]}' is the imperative; night "
-                                      "texts describe what happens ('깨웁니다', '놓습니다', '보여 줍니다')", unit)
+                    yield ctx.finding("night-register", lang, f"{unit.key}: '{found[0]}' is the imperative; "
+                                      f"{rules.register_hint}", unit)
 
 
 # -- glossary and names --------------------------------------------------------------------------
@@ -386,60 +362,6 @@ def name_glossary(ctx: Context) -> Iterable[Finding]:
                                   field=f"reminder.{token}")
 
 
-# Korean particles and endings that may follow a name (longest first).
-_KO_SUFFIXES = sorted("""은 는 이 가 을 를 의 에 와 과 도 만 로 으로 에게 에게서 께서 한테 에서 까지 부터 처럼 보다
-이나 나 이며 며 이든 든 이고 고 이라 라 이라고 라고 이라는 라는 이라면 라면 이다 다 입니다 이었 였 이에요 예요
-인 임 들 들이 들은 들을 들의 들에게""".split(), key=len, reverse=True)
-_HANGUL_WORD = re.compile(r"[가-힣]+")
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
-
-
-@functools.lru_cache(maxsize=65536)
-def _stems(word: str) -> frozenset[str]:
-    out = {word}
-    for suffix in _KO_SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix):
-            out.add(word[: -len(suffix)])
-    return frozenset(out)
-
-
-def _jamo(syllable: str) -> tuple[int, int, int] | None:
-    code = ord(syllable) - 0xAC00
-    return (code // 588, code % 588 // 28, code % 28) if 0 <= code < 11172 else None
-
-
-def _ko_typo(candidate: str, name: str) -> bool:
-    """Same length, one syllable different by one jamo (미망임 / 미망인), outside a one-syllable word."""
-    compact = name.replace(" ", "")
-    if len(compact) < 3 or len(candidate) != len(compact):
-        return False
-    diffs = [i for i, (x, y) in enumerate(zip(candidate, compact)) if x != y]
-    if len(diffs) != 1:
-        return False
-    i = diffs[0]
-    a, b = _jamo(candidate[i]), _jamo(compact[i])
-    if a is None or b is None or sum(x != y for x, y in zip(a, b)) != 1:
-        return False
-    pos = 0
-    for word in name.split():
-        if pos <= i < pos + len(word):
-            return len(word) > 1
-        pos += len(word)
-    return True
-
-
-def _en_typo(candidate: str, name: str) -> bool:
-    """Levenshtein distance 1, same first letter, at least four letters."""
-    a, b = candidate, name
-    if len(a) < 4 or a == b or a[0] != b[0] or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
-    if len(a) > len(b):
-        a, b = b, a
-    return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
-
-
 def _apostrophes(text: str) -> str:
     return text.replace("’", "'").replace("`", "'")
 
@@ -475,25 +397,22 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
         # names by their one-letter deletions (and the word count): a word one substitution,
         # insertion or deletion away from a name shares one of them, so each candidate meets a
         # few names, not all (with the official pack, 236 names × every word took ~3 s)
-        hangul = _hangul(lang)
+        rules = rules_for(lang)
         by_key: dict[tuple, dict[tuple[str, str], None]] = {}
         for words, char_id, name in names:
             for variant in _deletions(name.replace(" ", "")):
                 by_key.setdefault((words, variant), {})[(char_id, name)] = None
-        lower_words: set[str] = set()
-        if not hangul:
-            for _, _, text in ctx.texts(lang, SCRIPTED_GAME):
-                lower_words.update(w.lower() for w in _EN_WORD.findall(text) if w[0].islower())
+        lower_words = rules.lower_words(text for _, _, text in ctx.texts(lang, SCRIPTED_GAME))
         for unit, index, text in ctx.texts(lang, SCRIPTED_GAME):
-            if unit.field == "name" and unit.character:
+            if (unit.field == "name" and unit.character) or unit.group in rules.typo_free_groups:
                 continue
             seen = set()
-            for n_words, candidate, forms in _candidates(_apostrophes(text), lang, lower_words):
+            for n_words, candidate, forms in rules.candidates(_apostrophes(text), lower_words):
                 if candidate in seen or not forms.isdisjoint(known) or not candidate:
                     continue
                 near = {pair: None for variant in _deletions(candidate) for pair in by_key.get((n_words, variant), ())}
                 for char_id, name in near:
-                    if _ko_typo(candidate, name) if hangul else _en_typo(candidate, name.replace(" ", "")):
+                    if rules.is_typo(candidate, name):
                         seen.add(candidate)
                         yield ctx.finding("name-misspelt", lang, f"{_where(unit, index)}: '{candidate}' looks like "
                                           f"a misspelling of {name} ({char_id})", unit, word=candidate,
@@ -503,43 +422,6 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
 def _deletions(word: str) -> set[str]:
     """The word and every form of it with one letter left out."""
     return {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
-
-
-def _hangul(lang: str) -> bool:
-    """Whether `lang` is written in Hangul (names checked syllable by syllable, with particles);
-    else in an alphabet (names checked letter by letter)."""
-    return get_language(lang).writing_systems[0] == "Hang"
-
-
-def _candidates(text: str, lang: str, lower_words: set):
-    """(number of words, word(s) joined without spaces) that could be a name."""
-    if _hangul(lang):
-        words = _HANGUL_WORD.findall(text)
-        for i, word in enumerate(words):
-            for stem in _stems(word):
-                yield 1, stem, {stem}
-            if i + 1 < len(words):
-                for stem in _stems(words[i + 1]):
-                    yield 2, word + stem, {word + stem}
-        return
-    matches = list(_EN_WORD.finditer(text))
-    for i, match in enumerate(matches):
-        word = match.group(0)
-        if not word[0].isupper():
-            continue
-        # A capital after a sentence end is no sign of a name ("Drink up" is not the Drunk).
-        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:\"“"
-        for n in (1, 2, 3):
-            group = [m.group(0) for m in matches[i:i + n]]
-            if len(group) < n:
-                break
-            joined = "".join(group)
-            # A plural or possessive of a known name is that name, not a misspelling of it.
-            forms = {joined, re.sub(r"'s$|s'?$", "", joined)}
-            if n == 1 and (sentence_start or joined.lower() in lower_words):
-                continue
-            for form in forms:
-                yield n, form, forms
 
 
 @check("name-collision", "error")
@@ -594,6 +476,8 @@ def whitespace(ctx: Context) -> Iterable[Finding]:
     """Leading or trailing spaces, or two spaces in a row."""
     for lang in ctx.langs:
         for unit, index, text in ctx.texts(lang):
+            if _official_text(ctx, unit, lang):
+                continue  # no output shows it (a page folds spaces) and it is upstream's to keep
             problems = []
             if text != text.strip():
                 problems.append("leading or trailing whitespace")
@@ -603,11 +487,24 @@ def whitespace(ctx: Context) -> Iterable[Finding]:
                 yield ctx.finding("whitespace", lang, f"{_where(unit, index)}: {' and '.join(problems)}", unit)
 
 
+def _official_text(ctx: Context, unit: Unit, lang: str) -> bool:
+    """Whether a unit's `lang` text is an official pack's as it came (not your correction of it)."""
+    db = ctx.db
+    return db is not None and scripted(unit.game) and unit.key in db.pack_units.get(lang, ()) \
+        and db.unit_layers.get(lang, {}).get(unit.key) != USER_LAYER
+
+
 _BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"), ("「", "」"), ("『", "』"), ("《", "》"), ("<", ">"))
+
+
+# "1) a player …, or 2) …" numbers the choices and opens nothing ("(0, 1, or 2)" is a bracket)
+_LIST_MARK = re.compile(r"(?:(?<=\s)|^)\d{1,2}\)(?=\s)")
 
 
 def _unbalanced(text: str, quotes: tuple[tuple[str, str], ...]) -> list[str]:
     out = []
+    if text.count(")") > text.count("("):
+        text = _LIST_MARK.sub("", text)
     closing_marks = {closing for _, closing in quotes}
     # a language's own quotes (German „…“: its closing mark is English's opening one), then the
     # brackets none of them uses as a quote

@@ -27,6 +27,7 @@ from scriptforge.model.languages import get as get_language, official, resolve, 
 from scriptforge.model.ids import NIGHT_STEPS
 from scriptforge import __version__
 from scriptforge.io.datafiles import PARTIAL, validate
+from scriptforge.db.translations import is_partial
 from scriptforge.l10n.provenance import schema_for
 
 _FIXED_DATE = "2000-01-01 00:00+0000"  # same input, same bytes
@@ -182,9 +183,6 @@ def apply_changes(db, lang: str, changes: list[TextChange], path, root: Path | N
     """Write the changes into the data folder `root` (default: the database's), with provenance
     (the hash of the msgid they translate); all or nothing. A layer of partial texts (the user's
     translation layer) holds only what changed: the rest of a character's texts comes from below."""
-    # deferred: start-up time
-    from scriptforge.db.translations import is_partial
-
     root = Path(root or db.data_dir)
     partial = is_partial(root)
     source = _source(db, lang)

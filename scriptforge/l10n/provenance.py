@@ -29,9 +29,11 @@ from scriptforge.model.records import NIGHT_OF_FIELD
 from scriptforge.db.database import pending_problems
 from scriptforge.io.datafiles import PARTIAL, validate
 from scriptforge.io.errors import InputError, ScriptforgeError
-from scriptforge.l10n.units import GROUPS, glossary_keys, layer_of, selected_units
+from scriptforge.l10n.units import BUILT_IN, GROUPS, glossary_keys, layer_of, selected_units
+from scriptforge.db.translations import NAME as USER_LAYER
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
+STALE_OFFICIAL = "stale_official"  # of `stale`: official pack texts, which l10n check leaves to upstream
 
 
 def state(db, unit: Unit, lang: str) -> str | None:
@@ -247,7 +249,9 @@ def confirm(db, plan: list[tuple[str, str, str]], root: Path | None = None) -> l
 
 def status(db, games=None) -> dict:
     """{lang: {group: {translated, missing, stale, layers}}} for every unit, plus the glossary
-    (without layers); `layers` counts the texts per layer they come from (l10n.units.layer_of).
+    (without layers); `layers` counts the texts per layer they come from (l10n.units.layer_of);
+    `stale_official`, where there are any, how many of the stale texts an official pack gives
+    (`l10n check` lists those only with --include-official, as upstream's).
 
     `db` is the BotC database (None: left out); `games` maps other games' ids to their
     `GameDatabase`, whose units follow in groups `<game>.roles`, `<game>.steps`, `<game>.game`
@@ -264,12 +268,15 @@ def status(db, games=None) -> dict:
         for lang in langs:
             cell = out[lang][unit.group]
             st = state(db, unit, lang)
+            layer = layer_of(db, unit, lang)
             if st == STALE:
                 cell[TRANSLATED] += 1
                 cell[STALE] += 1
+                if layer not in (None, BUILT_IN, USER_LAYER) and unit.key in db.pack_units.get(lang, ()):
+                    # upstream's: `l10n check` lists it only with --include-official
+                    cell[STALE_OFFICIAL] = cell.get(STALE_OFFICIAL, 0) + 1
             elif st:
                 cell[st] += 1
-            layer = layer_of(db, unit, lang)
             if layer is not None:
                 cell["layers"][layer] = cell["layers"].get(layer, 0) + 1
     if db is None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from scriptforge.model.rule_sets import SCRIPTED_GAME, scripted
 from scriptforge.model.languages import codes, fallback_chain, official
 from scriptforge.model.records import NIGHTS, TEXT_FIELDS
-from scriptforge.model.ids import NIGHT_STEPS
+from scriptforge.model.ids import NIGHT_STEPS, neutral_label
 
 CHAR_FIELDS = TEXT_FIELDS
 # status groups, in report order
@@ -157,6 +157,8 @@ def all_units(db) -> list[Unit]:
     for token in tokens:
         texts = {lang: db.reminder_labels[lang][token] for lang in db.languages
                  if token in db.reminder_labels.get(lang, {})}
+        if all(neutral_label(label) for label in texts.values()):
+            continue  # "?", "1", "X": the same mark in every language, nothing to translate
         out.append(Unit(f"reminder.{token}", "reminder_labels", None, token, texts))
     for jinx in db.jinxes:
         if jinx.texts:

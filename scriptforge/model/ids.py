@@ -30,9 +30,22 @@ def token_id(label: str) -> str:
     return normalize_id(label) or "u" + "".join(f"{ord(c):x}" for c in label.strip())
 
 
+def neutral_label(label: str) -> bool:
+    """A reminder label that reads the same in every language: no word in it, a mark or a number
+    ("?", "1", "X", "+1"), so no language is missing it."""
+    letters = re.findall(r"[^\W\d_]", label)
+    return not letters or (len(letters) == 1 and letters[0].isascii() and len(label.strip()) <= 2)
+
+
 def name_key(text: str) -> str:
     """Lookup key for names in any script: NFC, casefolded, without spaces, apostrophes and dashes."""
     return _NOT_NAME.sub("", unicodedata.normalize("NFC", text).casefold())
+
+
+def letters_key(key: str) -> str:
+    """A name key spelt letter by letter: each Hangul syllable as its jamo (NFD), so that a close
+    match is measured in letters, 병사 nearer 병사 than 역병 의사; other scripts are unchanged."""
+    return unicodedata.normalize("NFD", key)
 
 
 def without_locale(text: str) -> str:
@@ -48,11 +61,20 @@ class NameIndex:
     def __init__(self) -> None:
         self._ids: dict[str, list[str]] = {}
         self._words: dict[str, str] = {}  # casefolded word -> the word as first added
+        self._weak: set[str] = set()  # keys only `add_if_free` gave
 
     def add(self, key: str, item_id: str) -> None:
         ids = self._ids.setdefault(key, [])
         if item_id not in ids:
             ids.append(item_id)
+
+    def add_if_free(self, key: str, item_id: str) -> None:
+        """A name people use besides the proper ones (an earlier or community name, a spelling in
+        another script): kept unless `key` is already a proper name of another item."""
+        if key in self._ids and key not in self._weak:
+            return
+        self._weak.add(key)
+        self.add(key, item_id)
 
     def add_word(self, word: str) -> None:
         """A word `complete` offers (an id, or a name in some language), after those added before."""
@@ -85,8 +107,10 @@ class NameIndex:
         # deferred: start-up time (only a misspelt name needs it)
         import difflib
 
+        letters = {letters_key(key): key for key in reversed(list(self._ids))}  # the first added wins
         out: list[str] = []
-        for key in difflib.get_close_matches(name_key(name), self._ids, n=limit * 2, cutoff=0.6):
+        for close in difflib.get_close_matches(letters_key(name_key(name)), letters, n=limit * 2, cutoff=0.6):
+            key = letters[close]
             for item_id in sorted(self._ids[key]) if by_id else self._ids[key]:
                 shown = label(item_id)
                 if shown not in out:

@@ -1,5 +1,5 @@
-"""The language registry (data/languages.json): which languages exist, how they are written,
-sorted and printed, and where a missing text falls back to.
+"""The language registry (data/languages.json): which languages exist, how they are written
+and printed, and where a missing text falls back to.
 
 Nothing else in scriptforge names a language: the CLI's ``--lang`` choices, the schemas' language
 keys, text fallbacks and the guess of a script's text language all come from here. Texts exist only
@@ -38,7 +38,7 @@ class WritingSystem:
 
 @dataclass(frozen=True)
 class Language:
-    """A language of the registry: its names, writing systems, letters, sort order, fallbacks and how
+    """A language of the registry: its names, writing systems, letters, fallbacks and how
     its texts are written (plural forms, quotation marks)."""
 
     code: str
@@ -46,7 +46,6 @@ class Language:
     native: str  # in the language itself
     writing_systems: tuple[str, ...]
     letters: str  # letters a font must have to set the language (CLDR-style exemplar characters)
-    collation: str  # how its words sort: "casefold" (accents and case ignored first) or "codepoint"
     fallback: tuple[str, ...]  # where its missing texts are looked for before registry order
     translation_file: str  # its code in the official translation repository (zh_Hans for zh-Hans)
     aliases: tuple[str, ...] = ()  # other spellings --lang accepts (zh, zh_Hans)
@@ -80,7 +79,7 @@ def registry(path: Path = REGISTRY_PATH) -> Registry:
     systems = {code: WritingSystem(code, ws["name"], tuple(_span(r) for r in ws["ranges"]), ws.get("font_package", ""))
                for code, ws in data["writing_systems"].items()}
     languages = {lang["code"]: Language(lang["code"], lang["name"], lang["native"], tuple(lang["writing_systems"]),
-                                        lang["letters"], lang["collation"], tuple(lang["fallback"]),
+                                        lang["letters"], tuple(lang["fallback"]),
                                         lang.get("translation_file", lang["code"]), tuple(lang.get("aliases", ())),
                                         lang.get("plural_forms", Language.plural_forms),
                                         tuple((a, b) for a, b in lang.get("quotes", Language.quotes)),

@@ -321,6 +321,16 @@ _TRANSLATION_OTHER = ("editions",)
 _ROLE_KEYS = {"name": "name", "ability": "ability", "flavor": "flavor", **{n.translation: n.key for n in NIGHT_TABLE}}
 
 
+def _official_name(char_id: str, out: PackBuild, base_db) -> str | None:
+    """A character's name in the official language: the roles file's, else the loaded data's."""
+    english = out.files.get(f"{official()}/characters/{char_id}.yaml")
+    if english:
+        return english["name"]
+    ch = base_db.characters.get(char_id) if base_db else None
+    texts = ch.texts.get(official()) if ch else None
+    return texts.name if texts else None
+
+
 def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: list, wakes: dict, base_db):
     """A translation file's texts, all of them: characters' texts and night reminders, the four night
     steps (`dusk`, `minioninfo`, `demoninfo`, `dawn` among the roles), reminder labels, jinx texts
@@ -351,6 +361,9 @@ def _translation(src: Source, lang: str, out: PackBuild, records: dict, pairs: l
                                 f"built-in data or a loaded pack; left out")
             continue
         texts = {k: entry[k] for k in ("name", "ability", "flavor") if entry.get(k)}
+        if "ability" in texts and "name" not in texts and _official_name(char_id, out, base_db):
+            # a name the official file leaves out is the one the app shows: the English (God of Ug)
+            texts = {"name": _official_name(char_id, out, base_db), **texts}
         if "name" in texts and "ability" in texts:
             out.files[f"{lang}/characters/{char_id}.yaml"] = texts
             with_text.add(char_id)

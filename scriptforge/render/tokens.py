@@ -24,7 +24,7 @@ from pathlib import Path
 
 from scriptforge.scripts.analysis import Analysis
 from scriptforge.io.errors import InputError
-from scriptforge.model.ids import token_id
+from scriptforge.model.ids import neutral_label, token_id
 from scriptforge.model.languages import fallback_chain, split_pair
 from scriptforge.model.records import TEAMS, Character
 from scriptforge.render.measure import width_em
@@ -404,7 +404,7 @@ def reminder_label(db, token: str, lang: str) -> tuple[str, str | None]:
         for code in fallback_chain(lang):
             label = db.reminder_labels.get(code, {}).get(key)
             if label:
-                return _clean(label), code
+                return _clean(label), lang if neutral_label(label) else code
     return _clean(token), None
 
 

@@ -133,6 +133,13 @@ def migrate_script(data: Any, db) -> Migration:
         return found[0].id if len(found) == 1 else None
 
     for i, entry in enumerate(data):
+        if isinstance(entry, str) and entry not in teams:
+            named = db.find(entry)  # a name players use in place of the id ("포춘텔러", "Fortune Teller")
+            if len(named) == 1 and named[0].id in teams and not named[0].homebrew:
+                out.after.append(named[0].id)
+                out.to_ids += 1
+                out.lines.append(f"/{i} ('{entry}'): a name of {named[0].id} -> \"{named[0].id}\"")
+                continue
         if not isinstance(entry, dict) or entry.get("id") == "_meta" or not isinstance(entry.get("id"), str):
             out.after.append(entry)
             continue

@@ -6,12 +6,10 @@ from scriptforge.l10n.diff import KINDS
 from scriptforge.l10n.units import BUILT_IN, SHARED_UI
 from scriptforge.l10n.usage import Usage
 from scriptforge.model.languages import codes
+from scriptforge.db.translations import NAME
 
 
 def _layer_name(name: str) -> str:
-    # deferred: start-up time
-    from scriptforge.db.translations import NAME
-
     return {BUILT_IN: f"{BUILT_IN} (built-in)", NAME: f"{NAME} (your own)"}.get(name, f"{name} (pack)")
 
 
@@ -45,8 +43,11 @@ def status_text(table: dict, order: tuple[str, ...] = ()) -> str:
     lines.append("-" * len(head))
     lines.append(f"{'total':<22}" + "".join(f"{t[0]:>{widths[l]}}{t[1]:>9}{t[2]:>7}" for l, t in totals.items()))
     done = all(t[1] == 0 and t[2] == 0 for t in totals.values())
+    upstream = {l: sum(cell.get("stale_official", 0) for cell in table[l].values()) for l in langs}
     lines.append("complete: nothing missing or stale" if done else
-                 "; ".join(f"{l}: {t[1]} missing, {t[2]} stale" for l, t in totals.items()))
+                 "; ".join(f"{l}: {t[1]} missing, {t[2]} stale"
+                           + (f" ({upstream[l]} of them official: l10n check --include-official)" if upstream[l] else "")
+                           for l, t in totals.items()))
     return "\n".join([*lines, *layers_text(table, order)])
 
 
@@ -134,3 +135,13 @@ def usage_text(rows: list[Usage]) -> str:
             lines.append(f"  typo to report upstream: '{variant}' in {', '.join(places)} (the official {kind} "
                          f"texts otherwise write '{row.term}')")
     return "\n".join(lines) or "no glossary term in these files"
+
+
+def corrections_text(found, out) -> str:
+    """`l10n export --format official`: what was written, and what the official layout left out."""
+    lines = [f"{out}", f"{found.count} correction(s) in the official layout"]
+    if found.left_out:
+        lines.append(f"{len(found.left_out)} text(s) the official layout has no place for: "
+                     + ", ".join(found.left_out[:8]) + (" …" if len(found.left_out) > 8 else ""))
+    return "\n".join(lines)
+
