@@ -30,7 +30,7 @@ from scriptforge.db.database import pending_problems
 from scriptforge.io.datafiles import PARTIAL, validate
 from scriptforge.io.errors import InputError, ScriptforgeError
 from scriptforge.l10n.units import BUILT_IN, GROUPS, glossary_keys, layer_of, selected_units
-from scriptforge.db.translations import NAME as USER_LAYER
+from scriptforge.db.translations import NAME as USER_LAYER, is_partial
 
 TRANSLATED, MISSING, STALE = "translated", "missing", "stale"
 STALE_OFFICIAL = "stale_official"  # of `stale`: official pack texts, which l10n check leaves to upstream
@@ -226,9 +226,6 @@ def confirm(db, plan: list[tuple[str, str, str]], root: Path | None = None) -> l
     """Record the current source text (and its hash) for each planned unit in the data folder
     `root` (default: the database's); returns the files written. In a layer of partial texts (the
     user's translation layer) a file holds just the record: the texts stay where they are."""
-    # deferred: start-up time
-    from scriptforge.db.translations import is_partial
-
     root = Path(root or db.data_dir)
     units = {u.key: u for u in all_units(db)}
     docs: dict[Path, YamlDoc] = {}
