@@ -333,7 +333,8 @@ class _Reader:
         return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
     def _override(self, base: Character, item: dict[str, Any], path: str) -> Character | None:
-        strings = self._strings(item)
+        # An empty text is no text of the script's own: the official one stays.
+        strings = {key: text for key, text in self._strings(item).items() if text.strip()}
         lang = self._lang(strings)
         old = base.texts.get(lang)
         fields: dict[str, Any] = {_TEXT_KEYS[k]: v for k, v in strings.items()}
