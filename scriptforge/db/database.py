@@ -9,14 +9,14 @@ from typing import Any, TypeVar
 import copy
 
 from scriptforge.io.datafiles import PARTIAL, ProblemCollector, validate
-from scriptforge.io.errors import DataError
+from scriptforge.io.errors import DataError, NotFoundError
 from scriptforge.model.records import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE, NIGHTS, TEAMS, TEXT_FIELDS, Character, Jinx, NightStep, \
     SetupEffect, Texts, pick_text_lang
 from scriptforge.model.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.model.languages import get as get_language
 from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
 from scriptforge.io.fileio import atomic_write_bytes, files_digest, finish_journal, protect_data
-from scriptforge.db.official import OfficialFacts, official_facts
+from scriptforge.db.official import PACK_UPDATE, OfficialFacts, official_facts
 from scriptforge.db.pack_sources import units
 from scriptforge.db.pack_store import damaged_pack, read_manifest
 from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR, cache_dir
@@ -101,6 +101,10 @@ class Database:
     def resolve(self, name: str) -> Character:
         """The one character `name` denotes; a NotFoundError with suggestions otherwise."""
         found = [c.id for c in self.find(name)]
+        key = normalize_id(without_locale(name))
+        if not found and key in official_facts().teams:
+            raise NotFoundError(f"'{name}' is an official {official_facts().teams[key]} that is not loaded; "
+                                f"run `{PACK_UPDATE}` to get the official data")
         return self.characters[self._index.resolve(name, found, lambda i: self.characters[i].name(official()),
                                                    self.suggest, "character")]
 

@@ -156,21 +156,31 @@ def _official_order(db: Database) -> tuple[str, ...]:
     return order
 
 
-def _unknown(db: Database, name: str, path: str) -> Finding:
-    """The unknown-character finding: an official character that is not loaded says so and names
-    `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
-    the official ids."""
+def _unknown(db: Database, name: str, path: str) -> tuple[Finding, list[str]]:
+    """The unknown-character finding, and the official ids not loaded that the name denotes or
+    is close to (for the reader's one `official-not-loaded` warning). An official character that
+    is not loaded says so and names `scriptforge pack update`; anything else gets "did you mean"
+    from the loaded characters only."""
     facts = official_facts()
     key = normalize_id(without_locale(name))
     if key in facts.teams:
         return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
                                             f"run `{PACK_UPDATE}` to get the official data",
-                       path, id=name, suggestions=[], official=key)
+                       path, id=name, suggestions=[], character=key), [key]
     hint = _suggest(db, name)
     missing = [i for i in facts.close(key) if i not in db.characters] if len(key) <= 100 else []
-    hint += [f"{i} (official, not loaded: `{PACK_UPDATE}`)" for i in missing]
     message = f"unknown character '{short(name)}'" + (f"; did you mean {', '.join(hint)}?" if hint else "")
-    return finding("unknown-character", message, path, id=name, suggestions=hint)
+    return finding("unknown-character", message, path, id=name, suggestions=hint), missing
+
+
+def _not_loaded(missing: dict[str, list[str]]) -> Finding:
+    """One warning for the official characters a script names, or comes close to, that are not loaded."""
+    named = [f"{', '.join(ids)} (for '{short(name, 30)}')" if normalize_id(without_locale(name)) not in ids
+             else ids[0] for name, ids in missing.items()]
+    return finding("official-not-loaded", f"official characters that are not loaded: {'; '.join(named[:8])}"
+                                          f"{'…' if len(named) > 8 else ''}; run `{PACK_UPDATE}` to get the "
+                                          f"official data", None,
+                   characters=sorted({i for ids in missing.values() for i in ids}), names=list(missing))
 
 
 #: The reading problems that leave a character the script names out of it: every command that
@@ -181,16 +191,25 @@ LEFT_OUT = ("unknown-character", "ambiguous-character", "unknown-team", "incompl
 def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
     """Every command that reads a script calls this before using it: a character the script names
     but scriptforge cannot use (unknown, ambiguous, a team that is none of the seven, no name or
-    ability) would silently be missing from the output.
+    ability) would silently be missing from the output. An object with no team or the team
+    `token` is no character (a token or a note): it is left out with a warning, as the warnings
+    returned say.
     Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
     used without them and the warning naming what was left out is returned instead."""
+    teamless = [p for p in script.problems if p.code == "no-team"]
+    listed = ", ".join(f"{p.path} '{short(str(p.data.get('id')), 40)}'" for p in teamless[:8])
+    notes = [f"left out {len(teamless)} object(s) with no team or the team 'token' (not characters): "
+             f"{listed}{'…' if len(teamless) > 8 else ''}"] if teamless else []
     dropped = [p for p in script.problems if p.code in LEFT_OUT]
     if not dropped:
-        return []
+        return notes
     if not skip_unknown:
-        raise UnknownCharactersError("\n".join(f"{script.source}: {p.path}: {p.message}" for p in dropped))
+        lines = [f"{script.source}: {p.path}: {p.message}" for p in dropped]
+        lines.append(f"{script.source}: {len(dropped)} character(s) cannot be used; --skip-unknown leaves "
+                     f"{'it' if len(dropped) == 1 else 'them'} out and goes on")
+        raise UnknownCharactersError("\n".join(lines))
     names = ", ".join(f"{p.path} '{short(str(p.data.get('id', p.data.get('name'))), 40)}'" for p in dropped)
-    return [f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
+    return [*notes, f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
 
 
 class _Reader:
@@ -206,6 +225,7 @@ class _Reader:
         self.meta: dict[str, Any] | None = None
         self._repeats: dict[str, int] = {}  # id -> index of its duplicate-character finding
         self._found: dict[str, Character] = {}  # spelling -> character, for repeated string entries
+        self._missing: dict[str, list[str]] = {}  # unknown name -> official ids not loaded it denotes or is close to
 
     def read(self, data: list[Any]) -> Script:
         for index, item in enumerate(data):
@@ -218,6 +238,8 @@ class _Reader:
                 self.problems.append(finding(
                     "invalid-entry", f"entry {index} is {short(item, 40)}, not a character id or object",
                     path, index=index))
+        if self._missing:
+            self.problems.append(_not_loaded(self._missing))
         return Script(source=self.source, meta=self.meta or {}, characters=tuple(self.characters),
                       problems=tuple(self.problems), document=data, paths=self.paths,
                       images=self.images, jinxes=tuple(self.jinxes),
@@ -264,7 +286,10 @@ class _Reader:
                                        f"{', '.join(c.id for c in found)}", path,
                 name=name, candidates=[c.id for c in found]))
             return None
-        self.problems.append(_unknown(self.db, name, path))
+        unknown, missing = _unknown(self.db, name, path)
+        self.problems.append(unknown)
+        if missing:
+            self._missing[name] = missing
         return None
 
     def _official(self, name: str, path: str) -> None:
@@ -349,6 +374,8 @@ class _Reader:
             return None
         if team != base.team:
             changes["team"] = team
+            if not base.homebrew:
+                self.problems.append(_team_changed(base, team, path))
         if base.homebrew:
             night = self._night(item)
             if night or "firstNight" in item or "otherNight" in item:
@@ -378,6 +405,12 @@ class _Reader:
             return "traveller"
         if isinstance(team, str) and team in TEAMS:
             return team
+        if "team" not in item or team == "token":
+            what = "it has no team" if "team" not in item else "its team is 'token'"
+            self.problems.append(finding(
+                "no-team", f"'{short(char_id)}' is left out: {what}, so it is no character of the script "
+                           f"(a token or a note)", path + ("/team" if "team" in item else ""), id=char_id, team=team))
+            return None
         what = f"team {short(team, 30)} is not one of {', '.join(TEAMS)}" if "team" in item else "it has no team"
         self.problems.append(finding(
             "unknown-team", f"character '{short(char_id)}' cannot be used: {what}", path + ("/team" if "team" in item else ""),
@@ -462,6 +495,14 @@ class _Reader:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
                 lang = detect(entry["reason"], self.db.languages)
                 self.jinxes.append(Jinx(characters=(char_id, entry["id"]), texts={lang: entry["reason"]}))
+
+
+def _team_changed(base: Character, team: str, path: str) -> Finding:
+    """`team-changed`: a script object gives an official character another team."""
+    return finding("team-changed", f"'{base.id}' is an official {base.team}; this script makes it a {team}: "
+                                   f"sheet and almanac list it there, and setup counts it as a {team}, "
+                                   f"not as a {base.team}", path + "/team",
+                   id=base.id, official_team=base.team, team=team)
 
 
 def _added_bracket(ability: str, official: str) -> str | None:
