@@ -81,7 +81,21 @@ def test_the_corpus_korean_scripts_migrate_to_ids_and_validate(official_ko):
         kept += [(path.stem, entry_id, why) for entry_id, why in result.kept]
     # the Puzzlemaster made a Townsfolk (twice) and the Storm Catcher made a Fabled change the rules
     assert sorted(k[1] for k in kept if k[2].startswith("team")) == ["puzzlemaster", "puzzlemaster", "stormcatcher"]
-    assert not [k for k in kept if k[2].startswith("numbers")], kept
+    assert len(kept) == 3, kept
+
+
+def test_community_terms_and_bracket_style_become_the_official_ones(db):
+    from scriptforge.scripts.migrate import terms_left
+
+    data = [{"id": "_meta", "name": "시험"},
+            {"id": "hb-watcher", "name": "파수꾼", "team": "townsfolk",
+             "ability": "해가 질 때까지 한 참가자가 술에 취합니다. 그 참가자의 진영을 압니다. [외지인 -1 또는 +1]"}]
+    assert terms_left(data, db) == {"해가 질 때까지": 1, "참가자": 2, "술에 취": 1, "진영": 1,
+                                    "[외지인 -1 또는 +1]": 1}
+    result = migrate_script(data, db)
+    assert result.after[1]["ability"] == ("황혼까지 한 플레이어가 취합니다. 그 플레이어의 팀을 압니다. "
+                                          "[외지인 -1명 또는 +1명]")
+    assert not terms_left(result.after, db) and result.terms == 6
 
 
 def test_without_the_pack_an_override_keeps_its_own_name(db):

@@ -85,6 +85,8 @@ def terms_left(data: list, db) -> Counter[str]:
                 terms = db.glossary.get(detect(text, db.languages), [])
                 pattern, _ = variant_pattern(terms_for(terms, kind))
                 left.update(pattern.findall(text) if pattern else ())
+                if key == "ability":
+                    left.update(m.group(0) for m in _KO_BRACKET_COUNT.finditer(text))
     return left
 
 
@@ -180,9 +182,23 @@ def _map_terms(obj: dict, db, count: list[int]) -> dict:
         for text in _texts(value):
             new, done = apply_glossary(text, db.glossary.get(detect(text, db.languages), []), kind)
             count[0] += len(done)
+            if key == "ability":
+                new, counted = _KO_BRACKET_COUNT.subn(_with_counter, new)
+                count[0] += counted
             mapped.append(new)
         out[key] = mapped[0] if isinstance(value, str) else mapped
     return out
+
+
+# A community Korean setup bracket without the counter the official Korean writes: [외지인 +2] is
+# officially [외지인 +2명], [외지인 -1 또는 +1] is [외지인 -1명 또는 +1명] (GLOSSARY-ko.md, setup).
+_KO_BRACKET_COUNT = re.compile(r"\[(외지인|하수인|마을\s*주민|주민|악마)\s*([+\-−]\d+)(?!\s*명)"
+                               r"(?:\s*(또는|~)\s*([+\-−]\d+)(?!\s*명))?\s*\]")
+
+
+def _with_counter(match: re.Match[str]) -> str:
+    team, first, sep, second = match.groups()
+    return f"[{team} {first}명" + (f" {sep} {second}명" if second else "") + "]"
 
 
 def migrate_script(data: Any, db, name: str = "script") -> Migration:
@@ -193,9 +209,14 @@ def migrate_script(data: Any, db, name: str = "script") -> Migration:
     out = Migration(before=data, after=[])
     teams = official_facts().teams
 
+    # the script's own names of official characters: a community bracket names them so ("[+ 왕]")
+    own_names = {entry["name"].strip(): found.id for entry in data
+                 if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry.get("id") != "_meta"
+                 and isinstance(entry.get("name"), str) and (found := _official(entry, db, teams)) is not None}
+
     def resolve(text: str):
         found = db.find(text)
-        return found[0].id if len(found) == 1 else None
+        return found[0].id if len(found) == 1 else own_names.get(text.strip())
 
     for i, entry in enumerate(data):
         if not isinstance(entry, (str, dict)):
