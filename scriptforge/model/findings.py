@@ -36,6 +36,8 @@ _CODES = [
     FindingCode("no-team", "warning", "An object with no team or the team 'token' is no character (a token or a note): left out."),
     FindingCode("official-not-loaded", "warning", "Official characters the script names, or comes close to, are not loaded (`pack update`)."),
     FindingCode("team-changed", "warning", "A script object gives an official character another team; sheet and setup follow the script."),
+    FindingCode("homebrew-differs", "warning", "An embedded homebrew character differs from the YAML file it was added from; the YAML is used."),
+    FindingCode("homebrew-source-missing", "warning", "The YAML file an embedded homebrew character was added from cannot be read; the embedded copy is used."),
     FindingCode("incomplete-character", "error", "A homebrew character object without a name or an ability."),
     FindingCode("team-spelling", "info", "The team 'traveler' (the spelling before 2025) is read as 'traveller'."),
     FindingCode("character-renamed", "info", "A homebrew object that is an official character under its own id gets its translations."),

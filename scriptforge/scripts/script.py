@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from scriptforge.db.database import Database
-from scriptforge.io.errors import InputError, UnknownCharactersError
+from scriptforge.io.errors import InputError, ScriptforgeError, UnknownCharactersError
 from scriptforge.model.languages import detect
 from scriptforge.model.records import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.io.userfiles import parse_json, read_text
@@ -39,6 +39,7 @@ class Script:
     overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
     database_order: tuple[str, ...] = ()  # the database's official ids in sheet order (for sheet_order)
     logo: str | None = None  # `_meta.logo` as a URL (a relative path is taken from the script's folder)
+    homebrew_sources: dict[str, Path] = field(default_factory=dict)  # id -> the YAML file it was embedded from
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -183,6 +184,11 @@ def _not_loaded(missing: dict[str, list[str]]) -> Finding:
                    characters=sorted({i for ids in missing.values() for i in ids}), names=list(missing))
 
 
+#: The `_meta` key where `add` notes the YAML file each embedded homebrew character came from
+#: (id -> a path from the script's folder); the official schema lets `_meta` hold keys of its own.
+SOURCES_KEY = "homebrewSources"
+
+
 #: The reading problems that leave a character the script names out of it: every command that
 #: reads a script refuses them (`refuse_unknown`), `validate` reports them as errors.
 LEFT_OUT = ("unknown-character", "ambiguous-character", "unknown-team", "incomplete-character")
@@ -193,13 +199,15 @@ def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
     but scriptforge cannot use (unknown, ambiguous, a team that is none of the seven, no name or
     ability) would silently be missing from the output. An object with no team or the team
     `token` is no character (a token or a note): it is left out with a warning, as the warnings
-    returned say.
+    returned say; so is an embedded homebrew character read from its YAML file instead.
     Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
     used without them and the warning naming what was left out is returned instead."""
+    sourced = [p.message for p in script.problems if p.code in ("homebrew-differs", "homebrew-source-missing")]
     teamless = [p for p in script.problems if p.code == "no-team"]
     listed = ", ".join(f"{p.path} '{short(str(p.data.get('id')), 40)}'" for p in teamless[:8])
     notes = [f"left out {len(teamless)} object(s) with no team or the team 'token' (not characters): "
              f"{listed}{'…' if len(teamless) > 8 else ''}"] if teamless else []
+    notes = sourced + notes
     dropped = [p for p in script.problems if p.code in LEFT_OUT]
     if not dropped:
         return notes
@@ -226,8 +234,11 @@ class _Reader:
         self._repeats: dict[str, int] = {}  # id -> index of its duplicate-character finding
         self._found: dict[str, Character] = {}  # spelling -> character, for repeated string entries
         self._missing: dict[str, list[str]] = {}  # unknown name -> official ids not loaded it denotes or is close to
+        self.sources: dict[str, Path] = {}  # homebrew id -> the YAML file it was embedded from
+        self._source_names: dict[str, str] = {}  # the same, as `_meta` names it
 
     def read(self, data: list[Any]) -> Script:
+        self.sources = self._homebrew_sources(data)
         for index, item in enumerate(data):
             path = f"/{index}"
             if isinstance(item, str):
@@ -245,7 +256,8 @@ class _Reader:
                       images=self.images, jinxes=tuple(self.jinxes),
                       overridden=frozenset(self.overridden),
                       database_order=_official_order(self.db),
-                      logo=self._url((self.meta or {}).get("logo")))
+                      logo=self._url((self.meta or {}).get("logo")),
+                      homebrew_sources=self.sources)
 
     # -- entries ------------------------------------------------------------------------
 
@@ -318,12 +330,59 @@ class _Reader:
         if "name" not in item and "team" not in item and "ability" not in item:
             self._official(char_id, path)  # {"id": "washerwoman"}: the deprecated short form
             return
+        item, other_texts = self._from_source(char_id, item, path)
         found = _find(self.db, char_id) if char_id.strip() else ()
         base = found[0] if len(found) == 1 else None
         ch = self._override(base, item, path) if base else self._homebrew(char_id, item, path)
+        if ch and other_texts:
+            ch = replace(ch, texts={**other_texts, **ch.texts})
         if ch and self._add(ch, path):
             self._jinxes(ch.id, item, path)
             self._image(ch.id, item)
+
+    def _homebrew_sources(self, data: list[Any]) -> dict[str, Path]:
+        """`_meta`'s record of the YAML file each embedded homebrew character came from (`add`),
+        as paths from the script's folder; none for a script not read from a file."""
+        meta = next((e for e in data if isinstance(e, dict) and e.get("id") == "_meta"), None)
+        sources = meta.get(SOURCES_KEY) if meta else None
+        if not isinstance(sources, dict) or self.source in ("-", "<data>"):
+            return {}
+        folder = Path(self.source).parent
+        self._source_names = {char_id: where for char_id, where in sources.items()
+                              if isinstance(char_id, str) and isinstance(where, str) and where.strip()}
+        return {char_id: folder / where for char_id, where in self._source_names.items()}
+
+    def _from_source(self, char_id: str, item: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, Texts]]:
+        """The object a homebrew character's YAML file makes now, in the embedded copy's language,
+        with the file's texts in its other languages: one source for the character. Where the
+        copy differs from it (the YAML was edited after `add`), a `homebrew-differs` finding says
+        the YAML is used; where the file cannot be read, the copy is used and a finding says why."""
+        source = self.sources.get(char_id)
+        if source is None:
+            return item, {}
+        # deferred: start-up time (only a script with a recorded homebrew source reads YAML)
+        from scriptforge.scripts.homebrew import read_homebrew, script_object
+
+        where = self._source_names[char_id]
+        try:
+            hb = read_homebrew(source, self.db)
+        except ScriptforgeError as exc:
+            self.problems.append(finding(
+                "homebrew-source-missing", f"'{short(char_id)}': its YAML file {where} cannot be read, so the copy "
+                                           f"embedded in the script is used: {exc}", path, id=char_id, file=where))
+            return item, {}
+        texts = hb.character.texts
+        lang = self._lang(self._strings(item))
+        lang = lang if lang in texts else next(iter(texts))
+        fresh = script_object(hb, lang)
+        if fresh != item:
+            changed = sorted(k for k in set(fresh) | set(item) if fresh.get(k) != item.get(k))
+            self.problems.append(finding(
+                "homebrew-differs", f"'{short(char_id)}': the copy embedded in the script differs from {where} "
+                                    f"({', '.join(changed)}): the YAML file is used; `scriptforge add SCRIPT {where} "
+                                    f"--lang {lang}` embeds it again", path, id=char_id, file=where, lang=lang,
+                fields=changed))
+        return fresh, {code: t for code, t in texts.items() if code != lang}
 
     def _strings(self, item: dict[str, Any]) -> dict[str, str]:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
