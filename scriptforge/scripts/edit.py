@@ -304,8 +304,8 @@ def record_source(sf: ScriptFile, char_id: str, yaml_path: Path) -> list[str]:
         where = os.path.relpath(yaml_path.resolve(), sf.path.resolve().parent)
     except ValueError:  # another drive (Windows)
         where = str(yaml_path.resolve())
-    sources = meta.get(SOURCES_KEY) if isinstance(meta.get(SOURCES_KEY), dict) else {}
-    meta[SOURCES_KEY] = {**sources, char_id: Path(where).as_posix()}
+    sources = meta.get(SOURCES_KEY)
+    meta[SOURCES_KEY] = {**(sources if isinstance(sources, dict) else {}), char_id: Path(where).as_posix()}
     return []
 
 

@@ -152,7 +152,8 @@ def _differs(obj: dict, ch, db, resolve) -> str | None:
     team, the numbers of its ability or what its setup bracket does."""
     english = ch.texts.get(official())
     ability = obj.get("ability")
-    team = _TEAM_SPELLINGS.get(obj.get("team"), obj.get("team", ch.team))
+    team = obj.get("team", ch.team)
+    team = _TEAM_SPELLINGS.get(team, team) if isinstance(team, str) else team
     if team != ch.team:
         return f"team: {team}, officially {ch.team}"
     if english is None or not isinstance(ability, str):
