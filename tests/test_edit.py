@@ -62,7 +62,9 @@ def test_recreating_the_examples_analyses_the_same(runner, tmp_path, db, example
     if meta.get("author"):
         assert run(runner, "meta", out, "--author", meta["author"]).exit_code == 0
     made = json.loads(out.read_text(encoding="utf-8"))
+    sources = made[0].pop("homebrewSources", {})  # `add` of a YAML file notes where it came from
     assert made[0] == {k: v for k, v in meta.items() if k in ("id", "name", "author")} or not meta
+    assert all((out.parent / where).resolve() == PILGRIM.resolve() for where in sources.values())
     assert all(isinstance(e, str) for e in made[1:] if not (isinstance(e, dict) and e["id"] == "pilgrim"))
     assert analysis(out, db) == analysis(original, db)
 

@@ -103,3 +103,114 @@ def test_cli_export(runner, tmp_path):
     assert all(isinstance(o, dict) and "name" in o for o in data)
     result = runner.invoke(main, ["export", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and result.output.count("\n") == 1
+
+
+# -- everything a script holds survives the export ------------------------------------------------
+
+def _round_trip_module():
+    import importlib.util
+    import sys
+
+    from tests.conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("round_trip", ROOT / "benchmarks" / "round_trip.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("target", ["app", "full"])
+def test_corpus_export_round_trip_changes_nothing_a_user_sees(official_ko, target):
+    """Every corpus script (and the 16 World Cup scripts) exported, read back: no new validate
+    error, and setup, night, jinxes and the printed sheet's text are the original's, in the
+    export's language (benchmarks/round_trip.py prints the same counts)."""
+    from scriptforge.db.database import load_database
+    from scriptforge.render.pdf import Renderer
+
+    module = _round_trip_module()
+    _, pack, _ = official_ko
+    db = load_database(packs=[pack])
+    files = sorted(shared_path("reference", "scripts").glob("*.json"))
+    files += sorted(shared_path("reference", "official", "wc25").glob("*/script.json"))
+    renderer = Renderer()
+    exported = 0
+    differences = []
+    for path in files:
+        result = module.round_trip(path, db, target, renderer)
+        if result is None:
+            continue
+        exported += 1
+        lang, found = result
+        differences += [f"{path.name} ({lang}): {what}: {module.first_difference(*texts)}"
+                        for what, texts in found.items()]
+    assert exported >= 340
+    assert not differences, "\n".join(differences[:5])
+
+
+def test_export_keeps_selection_marks_and_images(official_ko):
+    """The official Witch Hunt keeps its Witch's `bag-duplicate` mark (else the app deals one
+    Witch and setup is impossible at 5–9 players) and every object keeps its image."""
+    from scriptforge.db.database import load_database
+
+    _, pack, _ = official_ko
+    db = load_database(packs=[pack])
+    path = shared_path("reference", "official", "wc25", "witchhunt", "script.json")
+    original = json.loads(path.read_text(encoding="utf-8"))
+    for target in ("app", "full"):
+        data = export_script(analyse(read_script(path, db), db), "en", target).data
+        objects = {o["id"]: o for o in data if isinstance(o, dict)}
+        for entry in original:
+            if isinstance(entry, dict) and entry["id"] != "_meta":
+                for key in ("special", "image"):
+                    if key in entry:
+                        assert objects[entry["id"]][key] == entry[key], (target, entry["id"], key)
+        report = validate_script(script_from_data(data, db, "exported"), db)
+        assert not [f for f in report.findings if f.code == "setup-impossible"], target
+
+
+def _script_with_meta(tmp_path, meta: dict) -> object:
+    path = tmp_path / "my-script.json"
+    path.write_text(json.dumps([{"id": "_meta", **meta}, "washerwoman", "librarian", "investigator", "chef",
+                                "empath", "drunk", "poisoner", "imp"]), encoding="utf-8")
+    return path
+
+
+def test_export_supplies_a_missing_meta_name(tmp_path, db):
+    path = _script_with_meta(tmp_path, {"author": "Kim"})
+    exported = export_script(analyse(read_script(path, db), db), "en", "app")
+    assert exported.data[0] == {"id": "_meta", "author": "Kim", "name": "my-script"}
+    assert any("_meta has no name" in w and "my-script" in w for w in exported.warnings)
+
+
+def test_export_embeds_a_local_logo_and_the_official_schema_accepts_it(tmp_path, db):
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    checker = FormatChecker()
+    assert "uri" in checker.checkers  # else the schema's format check would pass anything
+    # the smallest PNG there is (1×1, 67 bytes): as a data: URI it fits the 250 characters of a logo
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
+    (tmp_path / "logo.png").write_bytes(png)
+    (tmp_path / "big.png").write_bytes(png + b"\0" * 400)
+    path = _script_with_meta(tmp_path, {"name": "Mine", "logo": "logo.png", "background": "big.png"})
+    schema = json.loads(shared_path("reference", "official", "script-schema.json").read_text(encoding="utf-8"))
+    exported = export_script(analyse(read_script(path, db), db), "en", "app")
+    meta = exported.data[0]
+    assert meta["logo"].startswith("data:image/png;base64,")
+    assert "background" not in meta
+    assert any("_meta.background 'big.png'" in w and "250" in w for w in exported.warnings)
+    assert not list(Draft202012Validator(schema, format_checker=checker).iter_errors(exported.data))
+    # the bare path, as written before, is what the format check refuses
+    bare = [{**meta, "logo": "logo.png"}, *exported.data[1:]]
+    assert list(Draft202012Validator(schema, format_checker=checker).iter_errors(bare))
+
+
+def test_an_empty_text_of_an_official_character_is_no_text_of_its_own(db):
+    script = script_from_data([{"id": "_meta", "name": "x"}, "washerwoman",
+                               {"id": "poisoner", "name": "독살범", "team": "minion", "ability": "",
+                                "firstNightReminder": ""}, "imp"], db)
+    poisoner = script.get("poisoner")
+    official = db.get("poisoner")
+    assert poisoner.text("ko").ability == official.text("ko").ability
+    assert poisoner.night_reminder("first_night", "ko") == official.night_reminder("first_night", "ko")

@@ -197,3 +197,35 @@ def test_homebrew_check_runs_the_translation_checks(runner, tmp_path):
     assert result.exit_code == 1
     problems = json.loads(result.output)["files"][0]["problems"]
     assert any("field 'texts.ko.how_to_run': [missing]" in p and p.startswith(f"{path}:") for p in problems), problems
+
+
+def test_the_yaml_an_embedded_character_came_from_is_its_one_source(runner, tmp_path):
+    """After `add`, a build and `export` use the YAML while the embedded copy differs, and say so;
+    `export --lang ko` of a copy embedded in English writes the YAML's Korean."""
+    import shutil
+
+    from tests.conftest import EXAMPLES
+
+    yaml_file = tmp_path / "pilgrim.yaml"
+    shutil.copy(EXAMPLES / "homebrew" / "pilgrim.yaml", yaml_file)
+    script = tmp_path / "s.json"
+    assert runner.invoke(main, ["new", str(script), "--name", "S", "imp", "baron", "chef", "empath", "drunk",
+                                "monk"]).exit_code == 0
+    assert runner.invoke(main, ["add", str(script), str(yaml_file), "--lang", "en"]).exit_code == 0
+    clean = runner.invoke(main, ["validate", str(script), "--format", "json"])
+    assert "homebrew-differs" not in clean.output
+    korean = runner.invoke(main, ["export", str(script), "--lang", "ko", "--for", "full"])
+    pilgrim = next(o for o in json.loads(korean.stdout) if isinstance(o, dict) and o["id"] == "pilgrim")
+    assert pilgrim["name"] != "Pilgrim"  # the YAML's Korean name, not the English copy
+    yaml_file.write_text(yaml_file.read_text(encoding="utf-8").replace("name: Pilgrim", "name: Wayfarer", 1),
+                         encoding="utf-8")
+    built = runner.invoke(main, ["build", str(script), "--lang", "en", "--format", "html", "-o", "-"])
+    assert built.exit_code == 0 and "Wayfarer" in built.stdout
+    assert "'pilgrim': the copy embedded in the script differs from pilgrim.yaml (name)" in built.stderr
+    exported = runner.invoke(main, ["export", str(script), "--lang", "en"])
+    assert any(o.get("name") == "Wayfarer" for o in json.loads(exported.stdout) if isinstance(o, dict))
+    assert "differs from pilgrim.yaml" in exported.stderr
+    yaml_file.unlink()
+    missing = runner.invoke(main, ["validate", str(script), "--format", "json"])
+    codes = [f["code"] for f in json.loads(missing.output)["findings"]]
+    assert "homebrew-source-missing" in codes

@@ -31,7 +31,8 @@ def test_every_command_refuses_unknown_characters(command, runner, tmp_path):
     errors = result.stderr.splitlines()
     assert errors == [f"Error: {script}: /1: unknown character 'pixi'; did you mean Pixie?",
                       f"Error: {script}: /2: 'washerwoman' is an official townsfolk that is not loaded; "
-                      f"run `scriptforge pack update` to get the official data"]
+                      f"run `scriptforge pack update` to get the official data",
+                      f"Error: {script}: 2 character(s) cannot be used; --skip-unknown leaves them out and goes on"]
     assert not (tmp_path / "out.html").exists()
 
 
@@ -158,3 +159,55 @@ def test_shipped_official_facts_match_the_official_files(db):
                                                key=lambda pair: teams.index(pair[1]))  # stable: roles order
     assert facts.jinxes == {frozenset((e["id"], j["id"])) for e in jinxes for j in e["jinx"]}
     assert {c.id for c in db.characters.values() if not c.homebrew} <= set(facts.teams)
+
+
+def test_suggestions_are_loaded_characters_and_not_loaded_is_a_warning_of_its_own(runner, tmp_path, db):
+    from scriptforge.scripts.script import script_from_data
+    from scriptforge.text.findings import findings_text
+
+    script = script_from_data(["washerwoman", "grandmothr", "pixie", "imp"], db, "s.json")
+    unknown = {f.data["id"]: f for f in script.problems if f.code == "unknown-character"}
+    assert "did you mean Grandmother?" in unknown["grandmothr"].message
+    assert all("not loaded" not in s for f in unknown.values() for s in f.data["suggestions"])
+    [warning] = [f for f in script.problems if f.code == "official-not-loaded"]
+    assert warning.severity == "warning" and warning.data["characters"] == ["washerwoman"]
+    text = findings_text(list(script.problems), "s.json")
+    assert "not ours to fix" not in text and "pack update" in text
+    result = runner.invoke(main, ["--no-packs", "new", str(tmp_path / "n.json"), "--name", "N", "washerwoman"])
+    assert result.exit_code != 0
+    assert "official townsfolk that is not loaded" in result.output and "Fisherman" not in result.output
+
+
+def test_objects_with_no_team_or_the_team_token_are_left_out_with_a_warning(runner, tmp_path):
+    script = write(tmp_path / "tokens.json", [
+        {"id": "_meta", "name": "Tokens"}, "noble", "librarian", "clockmaker", "chef", "empath",
+        "drunk", "poisoner", "imp",
+        {"id": "domestic", "name": "Domestic", "team": "token", "ability": "A note."},
+        {"id": "warlock", "name": "Warlock", "ability": "Each night*, choose a player."}])
+    result = runner.invoke(main, ["jinxes", str(script)])
+    assert result.exit_code == 0, result.output
+    assert "left out 2 object(s) with no team or the team 'token'" in result.stderr
+    assert "/9/team 'domestic'" in result.stderr and "/10 'warlock'" in result.stderr
+    result = runner.invoke(main, ["validate", str(script), "--format", "json"])
+    codes = {f["code"]: f["severity"] for f in json.loads(result.output)["findings"]}
+    assert codes["no-team"] == "warning" and "unknown-team" not in codes
+
+
+def test_an_official_character_given_another_team_is_a_finding_and_setup_follows(db):
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.scripts.script import script_from_data
+
+    base = ["noble", "librarian", "clockmaker", "chef", "empath", "grandmother", "drunk", "poisoner", "imp"]
+    script = script_from_data([*base, {"id": "recluse", "name": "Recluse", "team": "townsfolk",
+                                        "ability": "You might register as evil."}], db, "s.json")
+    [changed] = [f for f in script.problems if f.code == "team-changed"]
+    assert changed.severity == "warning" and changed.data["official_team"] == "outsider"
+    assert changed.path == "/9/team" and script.get("recluse").team == "townsfolk"
+    def counts(data):
+        analysis = analyse(script_from_data(data, db, "s.json"), db)
+        return next(f.data for f in analysis.findings if f.code == "team-counts")
+
+    changed_counts = counts([*base, {"id": "recluse", "name": "Recluse", "team": "townsfolk",
+                                     "ability": "You might register as evil."}])
+    official_counts = counts([*base, "recluse"])
+    assert changed_counts != official_counts

@@ -255,7 +255,8 @@ FACTS_SETUP = {
     "legion": ({"majority": True, "selection": ["bag-duplicate"]}, []),
     # setup: true without a bracket: the facts of data/setup.yaml (none: no count changes)
     "drunk": ({"bag_token": "townsfolk", "selection": ["bag-disabled"]}, []), "sentinel": ({"outsiders": [-1, 1]}, []),
-    "pope": ({"duplicate_good": True, "selection": ["good-duplicate", "evil-duplicate"]}, []), "deusexfiasco": (None, []), "bootlegger": (None, []),
+    # the record's evil-duplicate mark is replaced by data/setup.yaml: the Pope duplicates good only
+    "pope": ({"duplicate_good": True, "selection": ["good-duplicate"]}, []), "deusexfiasco": (None, []), "bootlegger": (None, []),
     "gardener": (None, []), "tor": (None, []),
 }
 

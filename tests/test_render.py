@@ -231,12 +231,13 @@ def test_a_batch_tries_every_script_and_lists_the_failures_at_the_end(tmp_path, 
         assert sorted(p.name for p in out.iterdir()) == [f"s{i}{suffix}.html" for i in (0, 2, 4)]
         runs[jobs] = result.stderr.replace(str(out), "OUT")
     errors = [line for line in runs["1"].splitlines() if line.startswith("Error")]
-    assert [line.split(": ")[1] for line in errors[:5]] == [
+    assert [line.split(": ")[1] for line in errors[:6]] == [
         f"{scripts / 's1.json'}:3", str(scripts / "s3.json"), str(scripts / "s5.json"), str(scripts / "s5.json"),
-        str(missing)]  # in input order
-    assert "not valid JSON" in errors[0] and "array" in errors[1] and "not found" in errors[4]
+        str(scripts / "s5.json"), str(missing)]  # in input order
+    assert "not valid JSON" in errors[0] and "array" in errors[1] and "not found" in errors[5]
     assert "/1: unknown character 'pixi'" in errors[2] and "/2: unknown character 'nosuchthing'" in errors[3]
-    assert errors[5:] == ["Error: 4 of 7 scripts failed; the others were written"]
+    assert "--skip-unknown leaves them out" in errors[4]
+    assert errors[6:] == ["Error: 4 of 7 scripts failed; the others were written"]
     assert runs["2"] == runs["1"]  # the same rule and the same report at any --jobs
 
 

@@ -134,6 +134,13 @@ def test_brackets(text, counts):
     ("[No evil characters]", {"no_evil": True}),
     ("[악한 캐릭터 없음]", {"no_evil": True}),
     ("[Evil characters are in a line. You are in the middle. +1 Minion]", {"minions": 1, "seating": True}),
+    # community Korean brackets of official setup characters, read whole
+    ("[당신이 어떤 참가자가 어떤 하수인이 될지 선택합니다. 외지인 -?, +?]", {"outsiders_any": 0, "seating": True}),
+    ("[악마 진영은 모두 나란히 앉아있고, 당신이 그들 가운데 위치합니다. 하수인이 1명 추가되며, "
+     "외지인 수가 늘어나거나 줄어들 수 있습니다.]", {"minions": 1, "outsiders_any": 0, "seating": True}),
+    ("[Evil characters are in a line. You are in the middle. +1 Minion. -? to +? Outsiders]",
+     {"minions": 1, "outsiders_any": 0, "seating": True}),
+    ("[외지인 +2]", {"outsiders": 2}),
 ])
 def test_brackets_beyond_counts(text, effect):
     reading = read_brackets("Ability. " + text)
@@ -142,6 +149,7 @@ def test_brackets_beyond_counts(text, effect):
 
 def test_majority_is_read_for_the_character_itself():
     assert read_brackets("[Most players are Goose]", ["Goose"]).effect.as_dict() == {"majority": True}
+    assert read_brackets("[대부분의 참가자가 군단이 됨]", ["군단"]).effect.as_dict() == {"majority": True}
     assert read_brackets("[Most players are Geese]", ["Swan"]).unknown == ("Most players are Geese",)
 
 

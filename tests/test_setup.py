@@ -282,11 +282,19 @@ ISSUE_CASES = {
     "atheist on a small script: its good-duplicate fills the big counts": (
         ["atheist", *SMALL], 15, {"feasible": True, "bags": {(("atheist",), (15, 0, 0, 0)), (("atheist",), (12, 3, 0, 0))},
                                   "ranges": {"minions": (0, 0), "demons": (0, 0)}}),
-    "atheist with the pope": (
-        ["atheist", "pope", *SMALL], 12, {"feasible": True, "bags": {((), (7, 2, 2, 1)), (("atheist",), (10, 2, 0, 0))}}),
+    "atheist with the pope: one Minion cannot repeat, so only the Atheist's bags are left": (
+        ["atheist", "pope", *SMALL], 12, {"feasible": True, "bags": {(("atheist",), (10, 2, 0, 0))},
+                                          "no_bags": {((), (7, 2, 2, 1))}}),
     "pope + drunk: the Townsfolk need is settled after the Drunk's token": (
         ["chef", "noble", "clockmaker", "drunk", "poisoner", "imp", "pope"], 6,
         {"feasible": True, "bags": {((), (3, 1, 1, 1))}}),
+    "the pope repeats good characters only: two Minions cannot fill three seats": (
+        [*TOWNSFOLK, *OUTSIDERS, "poisoner", "spy", "imp", "pope"], 13, {"feasible": False}),
+    "the pope repeats good characters: two Minions fill two seats": (
+        [*TOWNSFOLK, *OUTSIDERS, "poisoner", "spy", "imp", "pope"], 10, {"feasible": True, "ranges": {"minions": (2, 2)}}),
+    "the drunk is shown a setup townsfolk out of play (the atheist)": (
+        ["chef", "noble", "clockmaker", "librarian", "investigator", "atheist", "drunk", "saint", "poisoner", "imp"], 9,
+        {"feasible": True, "bags": {((), (5, 2, 1, 1))}}),
     "bag-duplicate: one Minion fills every Minion seat": (
         [*TOWNSFOLK, *OUTSIDERS, hb("coven", "minion", marks=["bag-duplicate"]), "imp"], 13,
         {"feasible": True, "ranges": {"minions": (3, 3)}}),

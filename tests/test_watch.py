@@ -83,3 +83,31 @@ def test_watch_on_the_command_line(runner, tmp_path):
     assert "Goon" in _text(tmp_path / "sheet.pdf")
     refused = runner.invoke(main, ["watch", str(script), "-o", "-", "--renders", "1"])
     assert refused.exit_code == 2 and refused.stderr.startswith("Error: watch writes a file")
+
+
+def test_an_edit_of_an_embedded_homebrew_characters_yaml_reaches_the_next_render(runner, tmp_path):
+    """`add s.json pilgrim.yaml` records where the Pilgrim came from: an edit of the YAML after it
+    is printed at the next render, and the watch says the embedded copy differs."""
+    yaml_file = tmp_path / "pilgrim.yaml"
+    shutil.copy(EXAMPLES / "homebrew" / "pilgrim.yaml", yaml_file)
+    script = tmp_path / "mine.json"
+    created = runner.invoke(main, ["new", str(script), "--name", "Mine", *CHARACTERS[:-1]])
+    assert created.exit_code == 0, created.output
+    added = runner.invoke(main, ["add", str(script), str(yaml_file), "--lang", "en"])
+    assert added.exit_code == 0, added.output
+    assert json.loads(script.read_text(encoding="utf-8"))[0]["homebrewSources"] == {"pilgrim": "pilgrim.yaml"}
+    out = tmp_path / "mine.pdf"
+    lines: list[str] = []
+    watch = Watch(script, load_database, Renderer(), lambda path, name: output_target(path, str(out), "pdf", False),
+                  {"lang": "en", "paper": "a4", "fmt": "pdf"})
+    thread = threading.Thread(target=watch.run, args=(lines.append,), kwargs={"renders": 2, "poll": 0.01})
+    thread.start()
+    try:
+        _wait_for(lines, 1, thread)
+        assert "Pilgrim" in _text(out) and "Wayfarer" not in _text(out)
+        _save(yaml_file, yaml_file.read_text(encoding="utf-8").replace("name: Pilgrim", "name: Wayfarer", 1))
+        _wait_for(lines, 2, thread)
+    finally:
+        thread.join(timeout=60)
+    assert "Wayfarer" in _text(out)
+    assert any("differs from pilgrim.yaml (name): the YAML file is used" in line for line in lines)

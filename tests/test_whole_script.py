@@ -119,15 +119,16 @@ def test_traveler_is_read_as_traveller_and_printed(tmp_path, db):
 
 
 def test_an_unknown_team_is_an_error_on_every_command_per_file_in_a_batch(tmp_path):
-    token = {"id": "domestic", "name": "Domestic", "team": "token", "ability": "You know 2 allies."}
-    bad = write(tmp_path, [*BASE, token])
+    villager = {"id": "domestic", "name": "Domestic", "team": "villager", "ability": "You know 2 allies."}
+    bad = write(tmp_path, [*BASE, villager])
     good = tmp_path / "good.json"
     good.write_text(json.dumps(BASE), encoding="utf-8")
     for command in (["build"], ["nightsheet"], ["almanac"], ["night"], ["setup"], ["jinxes"], ["order"]):
         result = build(*command, bad, "-o", tmp_path / "x.pdf", ok=False) if command[0] in ("build", "nightsheet", "almanac") \
             else build(*command, bad, ok=False)
         assert result.exit_code == 1, command
-        assert f"{bad}: /20/team: character 'domestic' cannot be used: team token" in result.stderr, command
+        assert f"{bad}: /20/team: character 'domestic' cannot be used: team villager" in result.stderr, command
+        assert "--skip-unknown leaves it out" in result.stderr, command
     validated = build("validate", bad, ok=False)
     assert "error [unknown-team]" in validated.stdout
     batch = build("build", good, bad, "-o", f"{tmp_path}/out/", ok=False)
@@ -135,6 +136,15 @@ def test_an_unknown_team_is_an_error_on_every_command_per_file_in_a_batch(tmp_pa
     assert (tmp_path / "out" / "good.pdf").is_file()
     skipped = build("build", bad, "--skip-unknown", "--format", "html", "-o", "-")
     assert "left out 1 character(s)" in skipped.stderr and "domestic" in skipped.stderr
+
+
+def test_a_token_object_is_left_out_with_a_warning_and_the_script_prints(tmp_path):
+    """`"team": "token"` (a reminder or note some tools write) is no character: left out, as before."""
+    token = {"id": "domestic", "name": "Domestic", "team": "token", "ability": "You know 2 allies."}
+    script = write(tmp_path, [*BASE, token])
+    html = build("build", script, "--format", "html", "-o", "-")
+    assert html.exit_code == 0 and 'data-id="domestic"' not in html.stdout
+    assert "left out 1 object(s) with no team or the team 'token'" in html.stderr and "domestic" in html.stderr
 
 
 def test_fall_of_rome_prints_its_six_travellers(tmp_path):

@@ -168,7 +168,7 @@ def migrate(script, write, out):
     # deferred: start-up time
     from scriptforge.scripts.migrate import migrate_script
 
-    result = migrate_script(read_json(script), command_db())
+    result = migrate_script(read_json(script), command_db(), script.stem)
     for line in result.collisions:
         echo(f"Warning: {script}: {line}", err=True)
     if not result.changed:

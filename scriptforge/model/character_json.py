@@ -9,6 +9,10 @@ from dataclasses import dataclass
 
 from scriptforge.model.records import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, Texts
 
+#: Every key the official schema allows in a character object (FACTS.md §1.2).
+CHARACTER_KEYS = ("id", "name", "image", "team", "edition", "ability", "flavor", "firstNight", "firstNightReminder",
+                  "otherNight", "otherNightReminder", "reminders", "remindersGlobal", "setup", "jinxes", "special")
+
 #: The official schema's length limits (FACTS.md §1.2): per kind of entry, field -> limit.
 META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}
 CHARACTER_LIMITS = {"id": 50, "name": 30, "edition": 50, "ability": 250, "flavor": 500,

@@ -282,7 +282,7 @@ def _setup_record(role: dict, char_id: str, resolve, base_db) -> dict:
     elif role.get("setup") and not reading.brackets:
         setup["unmodelled"] = [NO_BRACKET]
     marks = selection_marks(role.get("special"))
-    if marks:
+    if marks and "selection" not in facts.get(char_id, {}):  # marks our data gives win (the Pope's)
         setup["selection"] = list(marks)
     return setup
 

@@ -3,8 +3,8 @@
 For authors: one long-running process keeps the database, the fonts, the templates and the parsed
 CSS loaded (the warm path), so a save becomes a new PDF in about the time of one warm render. What
 is watched is polled by modification time and size (no file-notification dependency): the script,
-every YAML file of the ``--homebrew`` folder (a file added or removed counts) and the ``--icons``
-folder. After each render it prints what `add`/`remove` print: the files written, then how the
+every YAML file of the ``--homebrew`` folder (a file added or removed counts), the ``--icons``
+folder and the YAML files the script's embedded homebrew characters were added from. After each render it prints what `add`/`remove` print: the files written, then how the
 validate findings moved since the previous render. A save that cannot be read (half-written JSON,
 an unknown character) prints its one-line error and the watch goes on, once the file has stayed
 the same for ``SETTLE_SECONDS`` (an editor that writes a file in two steps gets no error between
@@ -57,7 +57,7 @@ class Watch:
         """The watched files with their modification times and sizes (a missing file is left out)."""
         stamp: Stamp = {}
         folders = [folder for folder in (self.homebrew, self.icons) if folder is not None]
-        for path in [self.script, *(entry for folder in folders for entry in _entries(folder))]:
+        for path in [self.script, *(entry for folder in folders for entry in _entries(folder)), *self.sources()]:
             try:
                 info = os.stat(path)
             except OSError:
@@ -66,6 +66,11 @@ class Watch:
                 continue
             stamp[path] = (info.st_mtime_ns, info.st_size)
         return stamp
+
+    def sources(self) -> list[Path]:
+        """The YAML files the script's embedded homebrew characters were added from (as the last
+        render read them): an edit of one prints the sheet again, from the YAML."""
+        return list(self._last.script.homebrew_sources.values()) if self._last is not None else []
 
     def database(self, stamp: Stamp):
         """The database with the homebrew folder's characters, read again when one of its files moved."""
@@ -144,6 +149,8 @@ class Watch:
                             if (info := _stat(path)) is None or (info.st_dev, info.st_ino) not in self._outputs}
                     for line in lines:
                         echo(line)
+                    # the homebrew sources the render found are watched from now on
+                    seen = {**{p: v for p, v in self.files().items() if p not in stamp}, **stamp}
                     done += 1
                     gc.collect()  # the render's garbage, while nothing waits for it
                     continue

@@ -33,6 +33,9 @@ class _Pattern:
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self._compiled.finditer(text)
 
+    def sub(self, replacement: str, text: str) -> str:
+        return self._compiled.sub(replacement, text)
+
 
 _BRACKET = _Pattern(r"\[([^\[\]]*)\]")
 _TEAM_WORDS = {
@@ -59,13 +62,20 @@ _EVIL_TOWNSFOLK = _Pattern(
     r"(?P<n3>\d+)명의 (?:마을\s*주민|주민)이 악합니다|"
     r"(?:마을\s*주민|주민)\s*(?P<n4>\d+)\s*명이\s*악(?:합니다|함|입니다|한 팀입니다|한 팀))$", re.I)
 # Korean: 외지인 -?명~+?명 (the official Korean form), -?~+?명, -?명에서 +?명
+# and the community's 외지인 수가 늘어나거나 줄어들 수 있습니다 ("the Outsiders may go up or down")
 _ANY_OUTSIDERS = _Pattern(r"^(?:-\s*\?\s*(?:to|or|~)\s*\+\s*\?\s+outsiders?|"
-                            r"외지인\s*-\s*\?\s*명?\s*(?:~|–|에서|또는)\s*\+\s*\?\s*명?)$", re.I)
+                            r"외지인\s*-\s*\?\s*명?\s*(?:~|–|에서|또는)\s*\+\s*\?\s*명?|"
+                            r"외지인\s*(?:의\s*)?수가\s*늘어나거나\s*줄어들\s*수\s*있습니다)$", re.I)
+# "-?, +?" (a community spelling of "-? to +?"), joined before the clauses are split at commas
+_ANY_COMMA = _Pattern(r"-\s*\?\s*명?\s*,\s*\+\s*\?")
+# the community's 하수인이 1명 추가되며 / 외지인이 2명 추가로 참여합니다: "+N" of a team
+_KO_ADDED = _Pattern(rf"^{_KO_TEAM}\s*(?:이|가)?\s*(?P<first>\d+)\s*명\s*(?:이\s*)?(?:추가|더)")
 _X_OUTSIDERS = _Pattern(r"^(?:x outsiders?|외지인\s*x\s*명)$", re.I)
 _NO_EVIL = _Pattern(r"^(?:no evil characters?|악한 캐릭터 없음|악한 캐릭터가 없습니다)$", re.I)
-_MAJORITY = _Pattern(r"^(?:most players are (?P<n1>.+)|대부분의 플레이어가 (?P<n2>.+?)(?:입니다)?)$", re.I)
+_MAJORITY = _Pattern(r"^(?:most players are (?P<n1>.+)|대부분의 (?:플레이어|참가자)가 (?P<n2>.+?)"
+                     r"(?:입니다|이 됨|가 됨|이 됩니다|가 됩니다)?)$", re.I)
 _SEATING = _Pattern(r"neighbou?r|in a line|in the middle|which players are which|이웃|한 줄|일렬|가운데|누가 어떤|"
-                      r"어떤 하수인", re.I)
+                      r"어떤 하수인|나란히", re.I)
 _EXTRAS_DRUNK = _Pattern(r"^(?:(?P<n1>\d+) of the extras (?:is|are) drunk|"
                            r"(?:그중|추가된\s*.+?\s*중)\s*(?P<n2>\d+)\s*명은\s*취(?:함|한 상태(?:입니다)?|해 있습니다|합니다))$",
                            re.I)
@@ -116,6 +126,7 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
 
 
 def _clauses(text: str) -> list[str]:
+    text = _ANY_COMMA.sub("-? ~ +?", text)
     parts = re.split(r"[.;,。]\s*|\s+and\s+|\s*그리고\s*", text)
     return [p.strip() for p in parts if p.strip()]
 
@@ -147,6 +158,12 @@ def read_brackets(ability: str, self_names: Iterable[str] = (),
                 counts[key] = (old[0] + lo, old[1] + hi)
                 if match.group("sep") in ("or", "또는") and hi - lo > 1:
                     ends.append(key)  # "-1 or +1": not 0
+                continue
+            match = _KO_ADDED.match(clause)
+            if match:
+                key = _TEAM_WORDS[re.sub(r"\s+", "", match.group("team"))]
+                old = counts.get(key, (0, 0))
+                counts[key] = (old[0] + int(match.group("first")), old[1] + int(match.group("first")))
                 continue
             if _NO_DEMON.match(clause):
                 counts["demons"] = (-1, -1)

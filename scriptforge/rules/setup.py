@@ -630,7 +630,7 @@ class _Need:
 
     __slots__ = ("setup_minions", "tf_chosen", "os_chosen", "plain_tf", "plain_os", "plain_minions",
                  "minions_repeat", "tf_have", "os_have", "tf_repeat", "os_repeat",
-                 "os_tokens", "minion_tokens", "tf_tokens")
+                 "os_tokens", "minion_tokens", "tf_tokens", "spare_tf")
 
     def __init__(self, choice: _Choice, pool: _Pool) -> None:
         repeats = pool.repeats | choice.repeats
@@ -648,6 +648,8 @@ class _Need:
         self.os_tokens = None if "outsider" in repeats else _token_counts(tokens.get("outsider", ()))
         self.minion_tokens = None if "minion" in repeats else _token_counts(tokens.get("minion", ()))
         self.tf_tokens = None if "townsfolk" in repeats else _token_counts(tokens.get("townsfolk", ()))
+        # setup Townsfolk this choice leaves out of play: a shown token (the Drunk's) may be one
+        self.spare_tf = sum(len(k.members) for k in pool.kinds if k.team == "townsfolk") - choice.tf_chosen
 
     def __call__(self, counts: Counts) -> tuple[tuple[str, int, int], ...]:
         """Every team the script cannot fill this bag's seats of: (team, needed, available), the
@@ -665,6 +667,10 @@ class _Need:
         tokens = self.tf_tokens
         if tokens is not None and tf_need == self.plain_tf:
             t_tf, t_os, t_minion, t_good = t_tf + tokens[0], t_os + tokens[1], t_minion + tokens[2], t_good + tokens[3]
+        spare = self.spare_tf
+        if spare > 0 and (t_tf or t_good):  # out-of-play setup Townsfolk shown as tokens
+            covered = min(spare, t_tf)
+            t_tf, t_good = t_tf - covered, t_good - min(spare - covered, t_good)
         tf_need += t_tf
         os_need += t_os
         # repeats are settled after the tokens are counted (the Pope and the Drunk)

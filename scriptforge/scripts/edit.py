@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 import functools
 import json
+import os
 from pathlib import Path
 import re
 from typing import Any
@@ -26,7 +27,7 @@ from scriptforge.io.fileio import atomic_write_text, locked
 from scriptforge.io.userfiles import assert_writable, check_option, read_text
 from scriptforge.scripts.analysis import Analysis, analyse
 from scriptforge.model.findings import Selection, count
-from scriptforge.scripts.script import Script, parse_script, script_from_data
+from scriptforge.scripts.script import SOURCES_KEY, Script, parse_script, script_from_data
 
 META_KEYS = ("name", "author", "logo", "almanac", "bootlegger")
 _QUIET_CODES = {"team-counts"}
@@ -292,6 +293,22 @@ def set_meta(path, db: Database, **values) -> Change:
 # -- resolving names -----------------------------------------------------------------------------
 
 
+def record_source(sf: ScriptFile, char_id: str, yaml_path: Path) -> list[str]:
+    """Note in `_meta` (SOURCES_KEY) the YAML file a homebrew character was embedded from, as a
+    path from the script's folder, so that reading the script uses the YAML while it differs."""
+    meta = sf.meta()
+    if meta is None:
+        return [f"the script has no _meta, so where '{char_id}' came from is not recorded "
+                f"(`scriptforge meta --name` adds one)"]
+    try:
+        where = os.path.relpath(yaml_path.resolve(), sf.path.resolve().parent)
+    except ValueError:  # another drive (Windows)
+        where = str(yaml_path.resolve())
+    sources = meta.get(SOURCES_KEY)
+    meta[SOURCES_KEY] = {**(sources if isinstance(sources, dict) else {}), char_id: Path(where).as_posix()}
+    return []
+
+
 def _resolve_additions(sf: ScriptFile, script: Script, db: Database, names, lang):
     """[(index to replace or None to append, entry)], done and notes; raises before any change."""
     # deferred: start-up time
@@ -309,6 +326,7 @@ def _resolve_additions(sf: ScriptFile, script: Script, db: Database, names, lang
             hb = read_homebrew(name, db)
             ch = hb.character
             entry: dict[str, Any] | str = script_object(hb, lang)
+            notes += record_source(sf, ch.id, Path(name))
         else:
             ch = db.resolve(name)
             entry = {"id": ch.id} if sf.object_style else ch.id

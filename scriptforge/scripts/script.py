@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from scriptforge.db.database import Database
-from scriptforge.io.errors import InputError, UnknownCharactersError
+from scriptforge.io.errors import InputError, ScriptforgeError, UnknownCharactersError
 from scriptforge.model.languages import detect
 from scriptforge.model.records import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, TEAMS, Character, Jinx, SetupEffect, Texts
 from scriptforge.io.userfiles import parse_json, read_text
@@ -39,6 +39,7 @@ class Script:
     overridden: frozenset[str] = frozenset()  # official ids whose texts/facts this script overrides
     database_order: tuple[str, ...] = ()  # the database's official ids in sheet order (for sheet_order)
     logo: str | None = None  # `_meta.logo` as a URL (a relative path is taken from the script's folder)
+    homebrew_sources: dict[str, Path] = field(default_factory=dict)  # id -> the YAML file it was embedded from
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -156,21 +157,36 @@ def _official_order(db: Database) -> tuple[str, ...]:
     return order
 
 
-def _unknown(db: Database, name: str, path: str) -> Finding:
-    """The unknown-character finding: an official character that is not loaded says so and names
-    `scriptforge pack update`; anything else gets "did you mean" from the loaded characters and
-    the official ids."""
+def _unknown(db: Database, name: str, path: str) -> tuple[Finding, list[str]]:
+    """The unknown-character finding, and the official ids not loaded that the name denotes or
+    is close to (for the reader's one `official-not-loaded` warning). An official character that
+    is not loaded says so and names `scriptforge pack update`; anything else gets "did you mean"
+    from the loaded characters only."""
     facts = official_facts()
     key = normalize_id(without_locale(name))
     if key in facts.teams:
         return finding("unknown-character", f"'{short(name)}' is an official {facts.teams[key]} that is not loaded; "
                                             f"run `{PACK_UPDATE}` to get the official data",
-                       path, id=name, suggestions=[], official=key)
+                       path, id=name, suggestions=[], character=key), [key]
     hint = _suggest(db, name)
     missing = [i for i in facts.close(key) if i not in db.characters] if len(key) <= 100 else []
-    hint += [f"{i} (official, not loaded: `{PACK_UPDATE}`)" for i in missing]
     message = f"unknown character '{short(name)}'" + (f"; did you mean {', '.join(hint)}?" if hint else "")
-    return finding("unknown-character", message, path, id=name, suggestions=hint)
+    return finding("unknown-character", message, path, id=name, suggestions=hint), missing
+
+
+def _not_loaded(missing: dict[str, list[str]]) -> Finding:
+    """One warning for the official characters a script names, or comes close to, that are not loaded."""
+    named = [f"{', '.join(ids)} (for '{short(name, 30)}')" if normalize_id(without_locale(name)) not in ids
+             else ids[0] for name, ids in missing.items()]
+    return finding("official-not-loaded", f"official characters that are not loaded: {'; '.join(named[:8])}"
+                                          f"{'…' if len(named) > 8 else ''}; run `{PACK_UPDATE}` to get the "
+                                          f"official data", None,
+                   characters=sorted({i for ids in missing.values() for i in ids}), names=list(missing))
+
+
+#: The `_meta` key where `add` notes the YAML file each embedded homebrew character came from
+#: (id -> a path from the script's folder); the official schema lets `_meta` hold keys of its own.
+SOURCES_KEY = "homebrewSources"
 
 
 #: The reading problems that leave a character the script names out of it: every command that
@@ -181,16 +197,27 @@ LEFT_OUT = ("unknown-character", "ambiguous-character", "unknown-team", "incompl
 def refuse_unknown(script: Script, skip_unknown: bool = False) -> list[str]:
     """Every command that reads a script calls this before using it: a character the script names
     but scriptforge cannot use (unknown, ambiguous, a team that is none of the seven, no name or
-    ability) would silently be missing from the output.
+    ability) would silently be missing from the output. An object with no team or the team
+    `token` is no character (a token or a note): it is left out with a warning, as the warnings
+    returned say; so is an embedded homebrew character read from its YAML file instead.
     Raises UnknownCharactersError (exit 1), one line per entry; with `skip_unknown` the script is
     used without them and the warning naming what was left out is returned instead."""
+    sourced = [p.message for p in script.problems if p.code in ("homebrew-differs", "homebrew-source-missing")]
+    teamless = [p for p in script.problems if p.code == "no-team"]
+    listed = ", ".join(f"{p.path} '{short(str(p.data.get('id')), 40)}'" for p in teamless[:8])
+    notes = [f"left out {len(teamless)} object(s) with no team or the team 'token' (not characters): "
+             f"{listed}{'…' if len(teamless) > 8 else ''}"] if teamless else []
+    notes = sourced + notes
     dropped = [p for p in script.problems if p.code in LEFT_OUT]
     if not dropped:
-        return []
+        return notes
     if not skip_unknown:
-        raise UnknownCharactersError("\n".join(f"{script.source}: {p.path}: {p.message}" for p in dropped))
+        lines = [f"{script.source}: {p.path}: {p.message}" for p in dropped]
+        lines.append(f"{script.source}: {len(dropped)} character(s) cannot be used; --skip-unknown leaves "
+                     f"{'it' if len(dropped) == 1 else 'them'} out and goes on")
+        raise UnknownCharactersError("\n".join(lines))
     names = ", ".join(f"{p.path} '{short(str(p.data.get('id', p.data.get('name'))), 40)}'" for p in dropped)
-    return [f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
+    return [*notes, f"--skip-unknown: left out {len(dropped)} character(s) the script names: {names}"]
 
 
 class _Reader:
@@ -206,8 +233,12 @@ class _Reader:
         self.meta: dict[str, Any] | None = None
         self._repeats: dict[str, int] = {}  # id -> index of its duplicate-character finding
         self._found: dict[str, Character] = {}  # spelling -> character, for repeated string entries
+        self._missing: dict[str, list[str]] = {}  # unknown name -> official ids not loaded it denotes or is close to
+        self.sources: dict[str, Path] = {}  # homebrew id -> the YAML file it was embedded from
+        self._source_names: dict[str, str] = {}  # the same, as `_meta` names it
 
     def read(self, data: list[Any]) -> Script:
+        self.sources = self._homebrew_sources(data)
         for index, item in enumerate(data):
             path = f"/{index}"
             if isinstance(item, str):
@@ -218,12 +249,15 @@ class _Reader:
                 self.problems.append(finding(
                     "invalid-entry", f"entry {index} is {short(item, 40)}, not a character id or object",
                     path, index=index))
+        if self._missing:
+            self.problems.append(_not_loaded(self._missing))
         return Script(source=self.source, meta=self.meta or {}, characters=tuple(self.characters),
                       problems=tuple(self.problems), document=data, paths=self.paths,
                       images=self.images, jinxes=tuple(self.jinxes),
                       overridden=frozenset(self.overridden),
                       database_order=_official_order(self.db),
-                      logo=self._url((self.meta or {}).get("logo")))
+                      logo=self._url((self.meta or {}).get("logo")),
+                      homebrew_sources=self.sources)
 
     # -- entries ------------------------------------------------------------------------
 
@@ -264,7 +298,10 @@ class _Reader:
                                        f"{', '.join(c.id for c in found)}", path,
                 name=name, candidates=[c.id for c in found]))
             return None
-        self.problems.append(_unknown(self.db, name, path))
+        unknown, missing = _unknown(self.db, name, path)
+        self.problems.append(unknown)
+        if missing:
+            self._missing[name] = missing
         return None
 
     def _official(self, name: str, path: str) -> None:
@@ -293,12 +330,59 @@ class _Reader:
         if "name" not in item and "team" not in item and "ability" not in item:
             self._official(char_id, path)  # {"id": "washerwoman"}: the deprecated short form
             return
+        item, other_texts = self._from_source(char_id, item, path)
         found = _find(self.db, char_id) if char_id.strip() else ()
         base = found[0] if len(found) == 1 else None
         ch = self._override(base, item, path) if base else self._homebrew(char_id, item, path)
+        if ch and other_texts:
+            ch = replace(ch, texts={**other_texts, **ch.texts})
         if ch and self._add(ch, path):
             self._jinxes(ch.id, item, path)
             self._image(ch.id, item)
+
+    def _homebrew_sources(self, data: list[Any]) -> dict[str, Path]:
+        """`_meta`'s record of the YAML file each embedded homebrew character came from (`add`),
+        as paths from the script's folder; none for a script not read from a file."""
+        meta = next((e for e in data if isinstance(e, dict) and e.get("id") == "_meta"), None)
+        sources = meta.get(SOURCES_KEY) if meta else None
+        if not isinstance(sources, dict) or self.source in ("-", "<data>"):
+            return {}
+        folder = Path(self.source).parent
+        self._source_names = {char_id: where for char_id, where in sources.items()
+                              if isinstance(char_id, str) and isinstance(where, str) and where.strip()}
+        return {char_id: folder / where for char_id, where in self._source_names.items()}
+
+    def _from_source(self, char_id: str, item: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, Texts]]:
+        """The object a homebrew character's YAML file makes now, in the embedded copy's language,
+        with the file's texts in its other languages: one source for the character. Where the
+        copy differs from it (the YAML was edited after `add`), a `homebrew-differs` finding says
+        the YAML is used; where the file cannot be read, the copy is used and a finding says why."""
+        source = self.sources.get(char_id)
+        if source is None:
+            return item, {}
+        # deferred: start-up time (only a script with a recorded homebrew source reads YAML)
+        from scriptforge.scripts.homebrew import read_homebrew, script_object
+
+        where = self._source_names[char_id]
+        try:
+            hb = read_homebrew(source, self.db)
+        except ScriptforgeError as exc:
+            self.problems.append(finding(
+                "homebrew-source-missing", f"'{short(char_id)}': its YAML file {where} cannot be read, so the copy "
+                                           f"embedded in the script is used: {exc}", path, id=char_id, file=where))
+            return item, {}
+        texts = hb.character.texts
+        lang = self._lang(self._strings(item))
+        lang = lang if lang in texts else next(iter(texts))
+        fresh = script_object(hb, lang)
+        if fresh != item:
+            changed = sorted(k for k in set(fresh) | set(item) if fresh.get(k) != item.get(k))
+            self.problems.append(finding(
+                "homebrew-differs", f"'{short(char_id)}': the copy embedded in the script differs from {where} "
+                                    f"({', '.join(changed)}): the YAML file is used; `scriptforge add SCRIPT {where} "
+                                    f"--lang {lang}` embeds it again", path, id=char_id, file=where, lang=lang,
+                fields=changed))
+        return fresh, {code: t for code, t in texts.items() if code != lang}
 
     def _strings(self, item: dict[str, Any]) -> dict[str, str]:
         return {key: item[key] for key in _TEXT_KEYS if isinstance(item.get(key), str)}
@@ -333,7 +417,8 @@ class _Reader:
         return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
     def _override(self, base: Character, item: dict[str, Any], path: str) -> Character | None:
-        strings = self._strings(item)
+        # An empty text is no text of the script's own: the official one stays.
+        strings = {key: text for key, text in self._strings(item).items() if text.strip()}
         lang = self._lang(strings)
         old = base.texts.get(lang)
         fields: dict[str, Any] = {_TEXT_KEYS[k]: v for k, v in strings.items()}
@@ -348,6 +433,8 @@ class _Reader:
             return None
         if team != base.team:
             changes["team"] = team
+            if not base.homebrew:
+                self.problems.append(_team_changed(base, team, path))
         if base.homebrew:
             night = self._night(item)
             if night or "firstNight" in item or "otherNight" in item:
@@ -377,6 +464,12 @@ class _Reader:
             return "traveller"
         if isinstance(team, str) and team in TEAMS:
             return team
+        if "team" not in item or team == "token":
+            what = "it has no team" if "team" not in item else "its team is 'token'"
+            self.problems.append(finding(
+                "no-team", f"'{short(char_id)}' is left out: {what}, so it is no character of the script "
+                           f"(a token or a note)", path + ("/team" if "team" in item else ""), id=char_id, team=team))
+            return None
         what = f"team {short(team, 30)} is not one of {', '.join(TEAMS)}" if "team" in item else "it has no team"
         self.problems.append(finding(
             "unknown-team", f"character '{short(char_id)}' cannot be used: {what}", path + ("/team" if "team" in item else ""),
@@ -461,6 +554,14 @@ class _Reader:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
                 lang = detect(entry["reason"], self.db.languages)
                 self.jinxes.append(Jinx(characters=(char_id, entry["id"]), texts={lang: entry["reason"]}))
+
+
+def _team_changed(base: Character, team: str, path: str) -> Finding:
+    """`team-changed`: a script object gives an official character another team."""
+    return finding("team-changed", f"'{base.id}' is an official {base.team}; this script makes it a {team}: "
+                                   f"sheet and almanac list it there, and setup counts it as a {team}, "
+                                   f"not as a {base.team}", path + "/team",
+                   id=base.id, official_team=base.team, team=team)
 
 
 def _added_bracket(ability: str, official: str) -> str | None:
