@@ -6,7 +6,7 @@ user files and writes outputs; `render/` turns views into bytes and touches no s
 """
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 import gc
 from pathlib import Path
 import shutil
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from scriptforge.scripts.analysis import analyse
 from scriptforge.io.batch import Failure, attempt, can_fork
 from scriptforge.io.errors import InputError
-from scriptforge.model.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.typefaces import require_printable
-from scriptforge.render.views import PrintOptions, make_view
+from scriptforge.render.options import PrintSettings
+from scriptforge.render.views import make_view
 from scriptforge.model.rule_sets import SCRIPTED_GAME
 from scriptforge.scripts.schema import length_findings
 from scriptforge.scripts.script import Script, read_script, refuse_unknown
@@ -96,25 +96,26 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
     return script
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-          paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
-          skip_unknown: bool = False, keep_analysis: bool = False,
-          options: PrintOptions = PrintOptions(), durable: bool = True) -> BuildResult:
+def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+          settings: PrintSettings = PrintSettings(), back: bool = False, night: bool = False, sheet: bool = True,
+          skip_unknown: bool = False, keep_analysis: bool = False, durable: bool = True) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
-    With `keep_analysis` the result keeps the script's Analysis. `options`: the layout (columns,
-    compact, font size, player table, the night's player count, Teensyville). `durable=False`
-    writes without waiting for the disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
+    With `keep_analysis` the result keeps the script's Analysis. `settings`: language, paper,
+    format (pdf where None) and the layout (columns, compact, font size, player table, the night's
+    player count, Teensyville). `durable=False` writes without waiting for the disk (still atomic:
+    `watch`'s preview, see outputs.write_rendered)."""
+    lang, fmt = settings.lang, settings.fmt or "pdf"
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
-    options = options.for_script(script)
+    options = settings.layout.for_script(script)
     analysis = analyse(script, db, players=options.night_players)
     if keep_analysis:
         result.analysis = analysis
-    view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night, options=options)
+    view = make_view(analysis, lang, settings.paper, sheet=sheet, back=back, night=night, options=options)
     if view.fallbacks:
         result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "
                                f"in another language, marked {', '.join(view.fallback_tags)}: "
@@ -226,21 +227,21 @@ def _build_in_worker(path: Path) -> BuildResult | Failure:
     return attempt(lambda p: make(p, db, renderer, target=targets, **options), path)
 
 
-def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-                  paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False,
-                  options: PrintOptions = PrintOptions()) -> BuildResult:
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+                  settings: PrintSettings = PrintSettings(), skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
-    naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
+    naming unknown characters is refused unless `skip_unknown`; `settings` as for `build`."""
     # deferred: start-up time
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
+    lang, fmt = settings.lang, settings.fmt or "pdf"
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
-    options = options.for_script(script)
-    view = almanac_view(analyse(script, db, players=options.night_players), lang, paper, options)
+    options = settings.layout.for_script(script)
+    view = almanac_view(analyse(script, db, players=options.night_players), lang, settings.paper, options)
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
@@ -254,16 +255,20 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     return result
 
 
-def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-                 paper: str = "a4", fmt: str = "pdf", only: tuple[str, ...] = (), new_only: bool = False,
+def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+                 settings: PrintSettings = PrintSettings(), only: tuple[str, ...] = (), new_only: bool = False,
                  token_options=None, skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its token sheets (cover page, character and reminder tokens) and
     write them to `target` (see `_resolved`); `token_options`: a ``render.tokens.TokenOptions``
-    (sizes, bleed, mirror)."""
+    (sizes, bleed, mirror); `settings`: language, paper and format (the sheets' layout options
+    are refused: tokens have no rows or nights)."""
     # deferred: start-up time
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.scripts.tokens import token_set
 
+    lang, paper, fmt = settings.lang, settings.paper, settings.fmt or "pdf"
+    if settings.layout.changed():
+        raise InputError(f"{', '.join(settings.layout.changed())}: for sheets, night sheets and almanacs, not tokens")
     require_printable(lang, system_fonts=renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
@@ -278,13 +283,12 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     return result
 
 
-def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
-               fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
-               icons_dir=None, options: PrintOptions = PrintOptions()) -> BuildResult:
+def build_game(game: str, renderer: Renderer, *, out: Path | None = None, settings: PrintSettings = PrintSettings(),
+               sheet: bool = True, night: bool = False, scripts=(), back: bool = False) -> BuildResult:
     """Render a game's reference sheet and/or moderator's sheet and write the output(s).
 
-    `scripts`, `back`, `icons_dir` and print `options` other than the defaults belong to Blood on
-    the Clocktower scripts; given with a game they are a user mistake (InputError).
+    `scripts`, `back`, `settings.icons_dir` and layout options other than the defaults belong to
+    Blood on the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
     # deferred: start-up time
     from scriptforge.db.games import load_game
@@ -293,9 +297,9 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     if scripts:
         raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
                          f"drop them, or use --game {SCRIPTED_GAME} to render scripts")
-    changed = [f"--{f.name.replace('_', '-')}" for f in fields(PrintOptions)
-               if getattr(options, f.name) != getattr(PrintOptions(), f.name)]
-    for flag, value in (("--back", back), ("--icons", icons_dir), (", ".join(changed), changed)):
+    lang, paper, fmt = settings.lang, settings.paper, settings.fmt or "pdf"
+    changed = settings.layout.changed()
+    for flag, value in (("--back", back), ("--icons", settings.icons_dir), (", ".join(changed), changed)):
         if value:
             raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
     view = game_view(load_game(game), lang, paper, sheet=sheet, night=night)

@@ -21,8 +21,7 @@ from scriptforge.model.records import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS,
 from scriptforge.db.pack_sources import stale_units
 from scriptforge.db.pack_store import OFFICIAL
 from scriptforge.render.measure import NameColumn, name_column
-from scriptforge.rules.script_kind import is_teensyville
-from scriptforge.scripts.script import Script
+from scriptforge.render.options import COLUMNS, FONT_SIZES, TEENSY_PLAYERS, PrintOptions
 
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
@@ -30,50 +29,6 @@ STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
 BADGE_COLOURS = {**TEAM_COLOURS, **STEP_COLOURS}
 EXTRA_TEAMS = ("traveller", "fabled", "loric")
 _NOT_FIRST_NIGHT = re.compile(r"\*")
-
-#: --font-size: the text size against today's (9 pt at 100 %); the fitting shrinks from there.
-FONT_SIZES = {"normal": 1.0, "large": 1.15}
-COLUMNS = (1, 2)
-#: The players a Teensyville layout is for (fewer than 7: no Minion and Demon info at night).
-TEENSY_PLAYERS = (5, 6)
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """How a script is laid out on paper (the official script tool's print settings); the
-    defaults are scriptforge's own look.
-
-    - ``columns``: the character rows in 1 or 2 columns;
-    - ``compact``: tighter rows, smaller badges and headings (more fits at full text size);
-    - ``font_size``: a key of FONT_SIZES;
-    - ``player_table``: the 5–15 player-count table on the back page and the almanac's last page;
-    - ``players``: the player count the night order is for (below 7: no Minion or Demon info);
-    - ``teensy``: the Teensyville layout (player table for 5–6 players, nights without Minion and
-      Demon info, the script type named under the title); None: decided by the script
-      (``rules.script_kind.is_teensyville``).
-    """
-
-    columns: int = 1
-    compact: bool = False
-    font_size: str = "normal"
-    player_table: bool = True
-    players: int | None = None
-    teensy: bool | None = None
-
-    def for_script(self, script: Script) -> "PrintOptions":
-        """These options with `teensy` decided for `script` where it was left open."""
-        if self.teensy is not None:
-            return self
-        return replace(self, teensy=is_teensyville(script.meta, script.characters))
-
-    @property
-    def night_players(self) -> int | None:
-        """The player count the night order is computed for: `players`, else a Teensyville
-        game's (6: no Minion or Demon info), else None (every step)."""
-        if self.players is not None:
-            return self.players
-        return max(TEENSY_PLAYERS) if self.teensy else None
-
 
 @dataclass
 class Icon:
@@ -451,7 +406,8 @@ def _team_title(labels: dict, team: str) -> str:
 
 def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4",
                options: PrintOptions = PrintOptions()) -> SheetView:
-    """The character sheet of the analysed script, characters in sheet order."""
+    """The character sheet of the analysed script, characters in sheet order; `options` already
+    decided for the script (`PrintOptions.for_script`, as `make_view` does)."""
     script, db = analysis.script, analysis.db
     lang, _ = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
@@ -477,7 +433,6 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
             jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=tag))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
-    options = options.for_script(script)
     return SheetView(
         lang=sheet_lang,
         html_lang=lang,
@@ -595,10 +550,10 @@ def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView],
               options: PrintOptions = PrintOptions()) -> dict:
     """The back page: the 5-15 player setup table (the base count, and beside it the range over
     every legal bag where the setup characters change it; a Teensyville layout's for 5 and 6
-    players; none without `options.player_table`) and a compact night order."""
+    players; none without `options.player_table`) and a compact night order; `options` as for
+    `sheet_view`."""
 
     labels = labels_for(analysis.db, sheet_lang)
-    options = options.for_script(analysis.script)
     rows = [row for row in analysis.setup if not options.teensy or row.players in TEENSY_PLAYERS] \
         if options.player_table else []
     teams = [(t, COUNT_KEYS[t]) for t in PLAYER_TEAMS]

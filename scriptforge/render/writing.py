@@ -17,11 +17,10 @@ import logging
 import os
 import io
 
+from scriptforge.render.options import PNG_DPI
 from scriptforge.render.pages import without_fit_anchors
 from scriptforge.render.views import WORD_JOINER
 
-FORMATS = ("pdf", "html", "png")
-PNG_DPI = 150
 FIXED_EPOCH = "1704067200"  # 2024-01-01: the date stamped into embedded font subsets
 
 
