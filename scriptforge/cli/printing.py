@@ -78,6 +78,33 @@ def print_settings_options(command):
     return decorated
 
 
+def selection_options(command):
+    """`--only`, `--new-only` and `--known FILE`, given to the command as one `choice`
+    (scripts.selection.CharacterChoice): which characters tokens, almanac pages or night steps are for."""
+
+    @functools.wraps(command)
+    def with_choice(*args, only, new_only, known, **kwargs):
+        # deferred: start-up time
+        from scriptforge.scripts.selection import CharacterChoice
+
+        return command(*args, choice=CharacterChoice(only=only, new_only=new_only, known=known), **kwargs)
+
+    options = [
+        click.option("--only", multiple=True, metavar="TEAM|ID",
+                     help="Only these teams or characters (repeatable or comma-separated); their reminders "
+                          "and night steps follow them."),
+        click.option("--new-only", is_flag=True,
+                     help="Only the characters new to the table: not in the boxed game (tb, bmr, snv), or, "
+                          "with --known, not on that list."),
+        click.option("--known", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                     help="The characters your table already knows, for --new-only: a script JSON or a "
+                          "text file with one id or name a line."),
+    ]
+    for option in reversed(options):
+        with_choice = option(with_choice)
+    return with_choice
+
+
 def sheet_part_options(command):
     """`--back` and `--night`: the pages a sheet adds (build, nightsheet, watch)."""
     command = click.option("--night", is_flag=True, help="Add the first-night and other-nights pages.")(command)
@@ -157,10 +184,11 @@ def _render_game(game, scripts, out, settings, back, night, *, sheet):
 @click.argument("scripts", nargs=-1)
 @print_settings_options
 @sheet_part_options
+@selection_options
 @jobs_option
 @game_option
 @fail_cleanly
-def build(scripts, out, settings, back, night, jobs, game, skip_unknown, data):
+def build(scripts, out, settings, back, night, choice, jobs, game, skip_unknown, data):
     """Render character sheets of one or more scripts (files or folders) to PDF, HTML or PNG.
 
     The sheet carries the script's own rules (_meta.bootlegger) under the jinxes and its logo
@@ -178,13 +206,14 @@ def build(scripts, out, settings, back, night, jobs, game, skip_unknown, data):
         scriptforge build my.json --columns 2 --compact --font-size large
         scriptforge build my.json --back --no-player-table --night --players 6
         scriptforge build small.json --back --teensy      # Teensyville: 5-6 players
+        scriptforge build my.json --back --night --new-only   # the nights: only the new characters' steps
         scriptforge build --game salem --lang ko+en      # salem-sheet.pdf: every role and card
     """
     if not rule_set(game).from_scripts:
         return _render_game(game, scripts, out, settings, back, night, sheet=True)
     if not scripts:
         raise click.UsageError(f"Missing argument 'SCRIPTS...' (or give --game {'|'.join(OTHER_GAMES)}).")
-    _render_scripts(scripts, out, settings, data, skip_unknown, jobs, back=back, night=night)
+    _render_scripts(scripts, out, settings, data, skip_unknown, jobs, back=back, night=night, choice=choice)
 
 
 @click.command()
@@ -222,13 +251,11 @@ def nightsheet(script, out, settings, back, night, jobs, game, skip_unknown, dat
               help="Cut diameters in mm of the character and reminder tokens: 44/25, 38/19, or any two numbers.")
 @click.option("--bleed", type=click.FloatRange(0, 5), default=1.0, show_default=True,
               help="How far (mm) the art goes past the cut line.")
-@click.option("--only", multiple=True, metavar="TEAM|ID",
-              help="Only these teams or characters (repeatable or comma-separated); their reminders follow them.")
-@click.option("--new-only", is_flag=True, help="Only characters that are not in the boxed game (tb, bmr, snv).")
+@selection_options
 @click.option("--mirror", is_flag=True, help="Mirror the token pages (for printing on the back of transparent film).")
 @jobs_option
 @fail_cleanly
-def tokens(scripts, out, settings, size, bleed, only, new_only, mirror, jobs, skip_unknown, data):
+def tokens(scripts, out, settings, size, bleed, choice, mirror, jobs, skip_unknown, data):
     """Print a script's character and reminder tokens: a cover page with the counts, then the tokens
     packed on A4 or Letter with cut lines, crop marks and bleed, to print at 100 % and cut or punch.
 
@@ -247,7 +274,7 @@ def tokens(scripts, out, settings, size, bleed, only, new_only, mirror, jobs, sk
     from scriptforge.render.tokens import token_options
 
     _render_scripts(scripts, out, settings, data, skip_unknown, jobs, suffix="-tokens", builder=build_tokens,
-                    default_dpi=TOKEN_DPI, only=only, new_only=new_only,
+                    default_dpi=TOKEN_DPI, choice=choice,
                     token_options=token_options(size, bleed, mirror))
 
 
@@ -288,21 +315,24 @@ def watch(script, out, settings, back, night, select, ignore, renders, skip_unkn
 @click.command("almanac")
 @click.argument("script")
 @print_settings_options
+@selection_options
 @fail_cleanly
-def almanac(script, out, settings, skip_unknown, data):
+def almanac(script, out, settings, choice, skip_unknown, data):
     """Render a script's almanac for storytellers: cover with the character sheet and contents,
     a page per character (ability, flavor, overview, how to run, examples & notes, then its night
     order, reminder tokens, setup and jinxes) and closing pages with the night order and the
     player-count table.
 
     A text missing in the chosen language is printed in the other language, marked, and one
-    warning names the characters concerned.
+    warning names the characters concerned. --only, --new-only (--known) print only those
+    characters' pages; the cover's sheet and the closing pages stay whole.
 
     \b
     Example:
         scriptforge almanac examples/fang-gu-zealot.json --lang ko
         scriptforge almanac examples/english-almanac-25.json --lang en --paper letter -o almanac.pdf
         scriptforge almanac examples/fang-gu-zealot.json --columns 2 --font-size large --no-player-table
+        scriptforge almanac examples/fang-gu-zealot.json --new-only --known played.txt
     """
     # deferred: start-up time
     from scriptforge.render.outputs import output_format, output_target
@@ -313,7 +343,7 @@ def almanac(script, out, settings, skip_unknown, data):
     db = command_db(data)
     fmt = settings.fmt
     result = build_almanac(script, db, Renderer.for_settings(settings, data.chosen_packs()), settings=settings,
-                           skip_unknown=skip_unknown,
+                           skip_unknown=skip_unknown, choice=choice,
                            target=lambda path, name: output_target(path, out, fmt, False, "-almanac", name))
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)

@@ -225,9 +225,10 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 
 
 def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = "a4",
-                 options: PrintOptions = PrintOptions()) -> AlmanacView:
+                 options: PrintOptions = PrintOptions(), pages: "list[str] | None" = None) -> AlmanacView:
     """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter),
-    its character sheet and closing page laid out as `options` say."""
+    its character sheet and closing page laid out as `options` say; with `pages`, only those
+    characters' pages (the cover's sheet still shows the whole script)."""
     script, db, order = analysis.script, analysis.db, analysis.night
     text_lang, _ = split_pair(lang)
     sheet = make_view(analysis, lang, paper, back=True, options=options)
@@ -236,15 +237,16 @@ def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = 
     team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}
     editions = db.word_table(text_lang, "editions")
 
-    pages, fallback = [], []
-    for ch in analysis.characters:
+    chosen = [ch for ch in analysis.characters if pages is None or ch.id in pages]
+    pages_out, fallback = [], []
+    for ch in chosen:
         card = views[ch.id]
         sections = _sections(ch, text_lang, labels)
         facts = _facts(ch, db, text_lang, labels, order, sheet, views)
         used_other = any(s.fallback for s in sections) or any(f.fallback for f in facts)
         if used_other:
             fallback.append(card.name)
-        pages.append(CharacterPage(
+        pages_out.append(CharacterPage(
             id=ch.id, anchor=f"character-{ch.id}", team=ch.team, team_title=team_titles.get(ch.team, ch.team),
             colour=TEAM_COLOURS.get(ch.team, "#555555"), name=card.name, icon=card.icon,
             second_name=card.second_name, edition=_edition(editions.get(ch.edition, ch.edition), team_titles.get(ch.team)),
@@ -252,14 +254,14 @@ def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = 
             facts=facts, fallback=used_other, homebrew=ch.homebrew))
 
     contents = [ContentsEntry("sheet", sheet.title or labels["script"], level=0)]
-    contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages]
+    contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages_out]
     contents.append(ContentsEntry("closing", labels["night_order"], level=0))
 
     description = script.meta.get("description") if isinstance(script.meta, dict) else None
     return AlmanacView(
         lang=lang, html_lang=text_lang, paper=paper, title=sheet.title, author=sheet.author,
         byline=sheet.byline, description=description.strip() if isinstance(description, str) and description.strip()
-        else None, labels=labels, sheet=sheet, contents=contents, characters=pages, fallback=fallback,
+        else None, labels=labels, sheet=sheet, contents=contents, characters=pages_out, fallback=fallback,
         other_lang=translation_source(text_lang, db.languages) or text_lang)
 
 

@@ -22,6 +22,7 @@ from scriptforge.render.options import PrintSettings
 from scriptforge.render.views import make_view
 from scriptforge.model.rule_sets import SCRIPTED_GAME
 from scriptforge.scripts.schema import length_findings
+from scriptforge.scripts.selection import CharacterChoice, chosen_characters
 from scriptforge.scripts.script import Script, read_script, refuse_unknown
 from scriptforge.io.userfiles import reserved_name
 
@@ -98,13 +99,15 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
 
 def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
           settings: PrintSettings = PrintSettings(), back: bool = False, night: bool = False, sheet: bool = True,
-          skip_unknown: bool = False, keep_analysis: bool = False, durable: bool = True) -> BuildResult:
+          skip_unknown: bool = False, keep_analysis: bool = False, durable: bool = True,
+          choice: CharacterChoice = CharacterChoice()) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
     With `keep_analysis` the result keeps the script's Analysis. `settings`: language, paper,
     format (pdf where None) and the layout (columns, compact, font size, player table, the night's
-    player count, Teensyville). `durable=False` writes without waiting for the disk (still atomic:
-    `watch`'s preview, see outputs.write_rendered)."""
+    player count, Teensyville). `choice` (scripts.selection): the night order of the back page and
+    night pages keeps only those characters' steps. `durable=False` writes without waiting for the
+    disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
     lang, fmt = settings.lang, settings.fmt or "pdf"
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
@@ -115,7 +118,9 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
     analysis = analyse(script, db, players=options.night_players)
     if keep_analysis:
         result.analysis = analysis
-    view = make_view(analysis, lang, settings.paper, sheet=sheet, back=back, night=night, options=options)
+    in_play = {ch.id for ch in chosen_characters(analysis.characters, choice, db)} if choice else None
+    view = make_view(analysis, lang, settings.paper, sheet=sheet, back=back, night=night, options=options,
+                     in_play=in_play)
     if view.fallbacks:
         result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "
                                f"in another language, marked {', '.join(view.fallback_tags)}: "
@@ -228,9 +233,11 @@ def _build_in_worker(path: Path) -> BuildResult | Failure:
 
 
 def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
-                  settings: PrintSettings = PrintSettings(), skip_unknown: bool = False) -> BuildResult:
+                  settings: PrintSettings = PrintSettings(), skip_unknown: bool = False,
+                  choice: CharacterChoice = CharacterChoice()) -> BuildResult:
     """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
-    naming unknown characters is refused unless `skip_unknown`; `settings` as for `build`."""
+    naming unknown characters is refused unless `skip_unknown`; `settings` as for `build`;
+    `choice` (scripts.selection): the character pages printed (the cover sheet stays whole)."""
     # deferred: start-up time
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
@@ -241,7 +248,9 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
     options = settings.layout.for_script(script)
-    view = almanac_view(analyse(script, db, players=options.night_players), lang, settings.paper, options)
+    analysis = analyse(script, db, players=options.night_players)
+    pages = [ch.id for ch in chosen_characters(analysis.characters, choice, db)] if choice else None
+    view = almanac_view(analysis, lang, settings.paper, options, pages=pages)
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
@@ -256,12 +265,12 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
 
 
 def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
-                 settings: PrintSettings = PrintSettings(), only: tuple[str, ...] = (), new_only: bool = False,
+                 settings: PrintSettings = PrintSettings(), choice: CharacterChoice = CharacterChoice(),
                  token_options=None, skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its token sheets (cover page, character and reminder tokens) and
     write them to `target` (see `_resolved`); `token_options`: a ``render.tokens.TokenOptions``
-    (sizes, bleed, mirror); `settings`: language, paper and format (the sheets' layout options
-    are refused: tokens have no rows or nights)."""
+    (sizes, bleed, mirror); `choice`: the characters (scripts.selection); `settings`: language,
+    paper and format (the sheets' layout options are refused: tokens have no rows or nights)."""
     # deferred: start-up time
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.scripts.tokens import token_set
@@ -274,7 +283,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     analysis = analyse(script, db)
-    view = tokens_view(analysis, token_set(analysis, only, new_only), lang, paper, token_options or TokenOptions())
+    view = tokens_view(analysis, token_set(analysis, choice), lang, paper, token_options or TokenOptions())
     base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
     rendered = render_tokens(view, renderer, fmt, base_dir)
     result.warnings.extend(rendered.warnings)

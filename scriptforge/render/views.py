@@ -462,9 +462,10 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
 # -- nights ----------------------------------------------------------------------------------
 
 
-def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
+def night_views(analysis: Analysis, sheet_lang: str, in_play: "set[str] | None" = None) -> list[NightView]:
     """The two nights of the analysed script's night order (steps dusk, minion info, demon info
-    and dawn included) as lists of steps with icon, name and reminder text."""
+    and dawn included) as lists of steps with icon, name and reminder text; with `in_play` (a
+    game's characters), only their steps and the game's own (dusk, Minion and Demon info, dawn)."""
     db, order = analysis.db, analysis.night
     lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
@@ -474,6 +475,8 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
         steps = []
         for item_id in order.order(night):
             entry = order.entries[item_id]
+            if in_play is not None and entry.step is None and item_id not in in_play:
+                continue
             text = entry.reminder(night, lang) or ""
             used = entry.reminder_lang(night, lang)
             tag = (lang_tag(used, lang) or (old if used == lang and f"{item_id}.{NIGHT_REMINDER_FIELDS[night]}" in stale
@@ -499,15 +502,17 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
 
 
 def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
-              back: bool = False, night: bool = False, options: PrintOptions = PrintOptions()) -> SheetView:
+              back: bool = False, night: bool = False, options: PrintOptions = PrintOptions(),
+              in_play: "set[str] | None" = None) -> SheetView:
     """The whole printable view of a script: sheet, and optionally back page and night pages,
     laid out as `options` say (the night order is the analysis's: `analyse(..., players=
-    options.night_players)` gives the night for a player count or a Teensyville game)."""
+    options.night_players)` gives the night for a player count or a Teensyville game); with
+    `in_play`, the nights keep only those characters' steps (see `night_views`)."""
     options = options.for_script(analysis.script)
     view = sheet_view(analysis, sheet_lang, paper, options)
     view.show_sheet = sheet
     if night or back:
-        nights = night_views(analysis, sheet_lang)
+        nights = night_views(analysis, sheet_lang, in_play)
         if night:
             view.nights = nights
         if back:
