@@ -23,7 +23,7 @@ def main(debug, packs, no_packs):
 
 for command in (reference.list_command, reference.show, reference.search, reference.db, reference.explain,
                 scripts.validate, scripts.setup, scripts.jinxes, scripts.night, scripts.order,
-                printing.build, printing.nightsheet, printing.tokens, printing.watch, printing.almanac,
+                printing.build, printing.nightsheet, printing.tokens, printing.watch, printing.almanac, printing.kit,
                 editing.new, editing.add, editing.remove, editing.meta, editing.homebrew_group, editing.migrate,
                 editing.export_command, l10n.l10n, packs.import_group, packs.pack):
     main.add_command(command)

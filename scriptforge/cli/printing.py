@@ -348,3 +348,46 @@ def almanac(script, out, settings, choice, skip_unknown, data):
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
     _echo_written(result.written, result.pages, out)
+
+
+@click.command()
+@click.argument("script")
+@print_settings_options
+@click.option("--bag", multiple=True, metavar="IDS",
+              help="The characters dealt (ids or names, comma-separated or repeated), one per player: the "
+                   "night sheet keeps their steps, the tokens are theirs. `scriptforge setup SCRIPT --players "
+                   "N --draw` proposes one. Default: the whole script.")
+@selection_options
+@click.option("--size", default="44/25", show_default=True, metavar="CHAR/REMINDER",
+              help="Cut diameters in mm of the character and reminder tokens (as `tokens --size`).")
+@click.option("--split", is_flag=True, help="Also write each part as its own PDF beside the kit "
+                                            "(<kit>-sheet.pdf, -night, -tokens, -almanac).")
+@fail_cleanly
+def kit(script, out, settings, bag, choice, size, split, skip_unknown, data):
+    """Print one game's kit in one PDF: the players' character sheet, the night sheet for --players
+    (with --bag: only the in-play characters' steps), the character and reminder tokens the bag
+    needs, and the almanac pages of the characters --only / --new-only choose among the bag's.
+
+    Takes every print option of `build`. Output defaults to <script>-kit.pdf.
+
+    \b
+    Example:
+        scriptforge kit examples/faith-trust-and-pixie-dust.json --players 7 --lang ko
+        scriptforge kit my.json --players 11 --bag "imp,baron,recluse,..." --new-only --split
+    """
+    # deferred: start-up time
+    from scriptforge.render.outputs import output_format, output_target
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.pipeline import build_kit
+    from scriptforge.render.tokens import token_options
+
+    settings = replace(settings, fmt=output_format(out, settings.fmt, FORMATS))
+    fmt = settings.fmt
+    result = build_kit(script, command_db(data), Renderer.for_settings(settings, data.chosen_packs()),
+                       settings=settings, bag=bag, choice=choice, split=split, skip_unknown=skip_unknown,
+                       token_options=token_options(size), target=lambda path, name: output_target(path, out, fmt, False, "-kit", name))
+    for warning in result.warnings:
+        echo(f"Warning: {script}: {warning}", err=True)
+    _echo_written(result.written, result.pages, out)
+    for path in result.parts:
+        echo(str(path))

@@ -109,6 +109,7 @@ class AlmanacView:
     scale: float = 1.0
     sheet_scale: float = 1.0  # the character sheet's text size, smaller where it would not fit its page
     sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
+    pages_only: bool = False  # the character pages alone, without cover, sheet and closing pages (a game kit)
     art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
 
     @property

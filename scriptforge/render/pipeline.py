@@ -40,6 +40,7 @@ class BuildResult:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     analysis: Any = None  # the script's Analysis, with build(keep_analysis=True) (scriptforge.render.watch)
+    parts: list[Path] = field(default_factory=list)  # build_kit(split=True): each part's own file
 
 
 def script_files(paths) -> list[Path]:
@@ -319,4 +320,41 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, settin
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))
+    return result
+
+
+def build_kit(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+              settings: PrintSettings = PrintSettings(), bag: tuple[str, ...] = (),
+              choice: CharacterChoice = CharacterChoice(), split: bool = False, skip_unknown: bool = False,
+              token_options=None) -> BuildResult:
+    """Read one script and write its game kit (render.kit) for `settings.layout.players` players
+    and the `bag` dealt: one PDF (or PNG pages) at `target`, and with `split` also one file per
+    part beside it (<target>-sheet.pdf, -night, -tokens, -almanac)."""
+    # deferred: start-up time
+    from scriptforge.render.kit import bag_of, combined, render_kit
+
+    lang, fmt = settings.lang, settings.fmt or "pdf"
+    if fmt == "html":
+        raise InputError("a kit is printed as PDF or PNG pages: its parts are separate documents, not one HTML page")
+    players = settings.layout.players
+    if players is None:
+        raise InputError("a kit is for one game: give --players N (5-20)")
+    require_printable(lang, fmt, renderer.system_fonts)
+    script = read_printable_script(script_path, db)
+    target = _resolved(target, script_path, script)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
+    options = settings.layout.for_script(script)
+    analysis = analyse(script, db, players=options.night_players)
+    in_play = bag_of(analysis, bag, players)
+    parts = render_kit(analysis, renderer, lang=lang, paper=settings.paper, options=options, in_play=in_play,
+                       choice=choice, base_dir=script_folder(script_path), token_options=token_options)
+    whole = combined(parts, fmt, renderer.dpi)
+    result.warnings.extend(whole.warnings)
+    result.pages = whole.pages
+    result.written = write_rendered(whole, target)
+    if split and fmt == "pdf" and str(target) != "-":
+        for part in parts:
+            own = Path(target).with_name(f"{Path(target).stem}-{part.name}{Path(target).suffix}")
+            result.parts += write_rendered(part.rendered, own)
     return result

@@ -33,6 +33,7 @@ class Rendered:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     fitted: list = field(default_factory=list)
+    docs: list = field(default_factory=list)  # the laid-out WeasyPrint Documents (PDF and PNG output)
 
 
 def pdf_bytes(docs: list) -> bytes:
@@ -82,7 +83,7 @@ def output(docs: list, fmt: str, warnings: list[str], dpi: int = PNG_DPI, fitted
     pdf = pdf_bytes(docs)
     files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf, dpi)
     return Rendered(files=files, pages=sum(len(d.pages) for d in docs), warnings=unique(warnings),
-                    fitted=list(fitted or []))
+                    fitted=list(fitted or []), docs=list(docs))
 
 
 class _Collect(logging.Handler):

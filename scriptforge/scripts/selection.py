@@ -68,27 +68,30 @@ def is_new(ch: Character, known: frozenset[str] | None) -> bool:
 
 def chosen_characters(characters: list[Character], choice: CharacterChoice, db) -> list[Character]:
     """The characters of `characters` (in their order) that `choice` keeps."""
-    chosen = _only(characters, choice.only, db) if choice.only else list(characters)
+    chosen = named_characters(characters, choice.only, db) if choice.only else list(characters)
     if choice.new_only:
         known = known_ids(choice.known, db) if choice.known else None
         chosen = [ch for ch in chosen if is_new(ch, known)]
     return chosen
 
 
-def _only(characters: list[Character], only: tuple[str, ...], db) -> list[Character]:
-    """The characters `only` names: a team keeps its characters, anything else one character."""
+def named_characters(characters: list[Character], only: tuple[str, ...], db, option: str = "--only",
+                     teams: bool = True) -> list[Character]:
+    """The characters `only` names (comma-separated or repeated): with `teams`, a team keeps its
+    characters; anything else is one character of `characters` (else InputError naming `option`)."""
     items = [part.strip() for value in only for part in value.split(",") if part.strip()]
-    teams = {item for item in items if item in TEAMS}
+    team_ids = {item for item in items if teams and item in TEAMS}
     ids: set[str] = set()
     on_script = {ch.id for ch in characters}
     for item in items:
-        if item in teams:
+        if item in team_ids:
             continue
         if item in on_script or normalize_id(item) in on_script:
             ids.add(item if item in on_script else normalize_id(item))
             continue
         found = [ch.id for ch in db.find(item) if ch.id in on_script]
         if not found:
-            raise InputError(f"--only {item}: neither a team ({', '.join(TEAMS)}) nor a character of this script")
+            what = f"neither a team ({', '.join(TEAMS)}) nor a character" if teams else "not a character"
+            raise InputError(f"{option} {item}: {what} of this script")
         ids.update(found)
-    return [ch for ch in characters if ch.team in teams or ch.id in ids]
+    return [ch for ch in characters if ch.team in team_ids or ch.id in ids]
