@@ -14,12 +14,11 @@ needed it.
 """
 
 from collections import Counter
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scriptforge.scripts.analysis import Analysis
-from scriptforge.model.describe import effect_text
+from scriptforge.model.describe import effect_text, quote_ability
 from scriptforge.model.languages import default, split_pair, translation_source
 from scriptforge.model.records import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Footer, Icon, PrintOptions, SheetView, labels_for, make_view
@@ -117,6 +116,11 @@ class AlmanacView:
         return self.sheet.footer
 
     @property
+    def page_ids(self) -> set[str]:
+        """The characters with a page here (the closing night order refers to their pages only)."""
+        return {page.id for page in self.characters}
+
+    @property
     def font_scale(self) -> float:
         return self.sheet.font_scale
 
@@ -168,21 +172,6 @@ def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
             paragraphs[0] = quote_ability(paragraphs[0], str(ability or ""))
         out.append(Section(key, labels.get(key, key), paragraphs, used != lang, used))
     return out
-
-
-# An overview that opens by quoting the ability: the quote ends at the first closing quote mark
-# after a sentence end (."  ]”  .)") — quotes inside it ("mad") are kept.
-_OPENING_QUOTE = re.compile(r'^(\s*)(["“])(.+?[.!?\])。])(["”])(?=\s|$)', re.S)
-
-
-def quote_ability(overview: str, ability: str) -> str:
-    """`overview` with its opening quotation of the ability replaced by `ability` (the text the
-    page prints above it, which may be the official wording), the rest of the prose untouched."""
-    match = _OPENING_QUOTE.match(overview)
-    if not match or not ability:
-        return overview
-    lead, opening, _, closing = match.groups()
-    return f"{lead}{opening}{ability}{closing}{overview[match.end():]}"
 
 
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
