@@ -2,6 +2,8 @@
 selection of characters (--only, --new-only, --known), `kit`, and overviews that quote the ability
 their page prints."""
 
+import json
+
 import pypdfium2
 import pytest
 from click.testing import CliRunner
@@ -127,7 +129,7 @@ def test_kit_prints_one_game_in_one_pdf(tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bag", BAG], "a kit is for one game: give --players N"),
-    (["--players", "8", "--bag", BAG], "--bag names 7 player character(s) for --players 8"),
+    (["--players", "9", "--bag", BAG], "--bag names 7 player character(s) for --players 9"),
     (["--players", "7", "--bag", "clockmaker,zombuul"], "--bag zombuul: not a character of this script"),
     (["--players", "7"], "a kit is printed as PDF or PNG pages"),
 ])
@@ -180,3 +182,32 @@ def test_show_quotes_the_ability_it_prints(runner):
     lines = result.output.splitlines()
     ability = lines[lines.index("[ko] 비고르모르티스") + 1]
     assert lines[lines.index("개요:") + 1].startswith(f'"{ability}"')
+
+
+# -- setup --draw and --bag ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [5, 7, 11, 15])
+def test_setup_draws_legal_bags_the_kit_takes(players):
+    bags = set()
+    for seed in range(6):
+        result = run("setup", FTPD, "--players", players, "--draw", "--seed", seed, "--format", "json")
+        assert result.exit_code == 0, result.output
+        drawn = json.loads(result.output)
+        assert drawn["legal"] and drawn["seed"] == seed
+        check = run("setup", FTPD, "--players", players, "--bag", ",".join(drawn["bag"]), "--format", "json")
+        assert check.exit_code == 0 and json.loads(check.output)["legal"], (drawn, check.output)
+        bags.add(tuple(drawn["bag"]))
+    assert len(bags) > 1  # the seed decides
+    again = run("setup", FTPD, "--players", players, "--draw", "--seed", 0, "--format", "json")
+    assert json.loads(again.output)["bag"] == json.loads(run("setup", FTPD, "--players", players, "--draw",
+                                                              "--seed", 0, "--format", "json").output)["bag"]
+
+
+def test_a_bag_by_hand_that_breaks_the_setup_is_said(tmp_path):
+    # the Baron adds 2 Outsiders: 5 Townsfolk and no Outsider is not a bag with the Baron for 7
+    bag = "clockmaker,pixie,sailor,philosopher,monk,baron,imp"
+    result = run("setup", FTPD, "--players", "7", "--bag", bag)
+    assert result.exit_code == 1 and "Not legal: 5 townsfolk, 0 outsiders, 1 minions, 1 demons with baron" in result.output
+    kit = run("kit", FTPD, "--players", "7", "--bag", bag, "-o", tmp_path / "k.pdf")
+    assert kit.exit_code == 0 and "Warning:" in kit.output and "is not a legal bag for 7 players" in kit.output

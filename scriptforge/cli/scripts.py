@@ -67,11 +67,16 @@ def _said(report):
 @click.option("--lang", type=LANG, default=default_lang("text"), show_default=True)
 @click.option("--bags", "list_bags", is_flag=True,
               help="With --format json: list every count's bags (one count with --players lists them anyway).")
+@click.option("--draw", is_flag=True, help="With --players: propose one legal bag at random, and the `kit` "
+                                           "command that prints its game.")
+@click.option("--seed", type=int, help="With --draw: the same seed draws the same bag. Default: a new one, printed.")
+@click.option("--bag", "hand", multiple=True, metavar="IDS",
+              help="With --players: check a bag chosen by hand (ids or names, comma-separated or repeated).")
 @format_option
 @data_options(homebrew=True)
 @skip_unknown_option
 @fail_cleanly
-def setup(script, players, travellers, lang, list_bags, fmt, skip_unknown, data):
+def setup(script, players, travellers, lang, list_bags, draw, seed, hand, fmt, skip_unknown, data):
     """Show the character counts per player count, from every legal bag of the script's setup characters.
 
     \b
@@ -79,6 +84,7 @@ def setup(script, players, travellers, lang, list_bags, fmt, skip_unknown, data)
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
         scriptforge setup examples/fang-gu-zealot.json --format json --bags
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
+        scriptforge setup examples/fang-gu-zealot.json --players 11 --draw --seed 4
     """
     # deferred: start-up time
     from scriptforge.text.scripts import setup_document, setup_text
@@ -86,6 +92,8 @@ def setup(script, players, travellers, lang, list_bags, fmt, skip_unknown, data)
     db = command_db(data)
     analysis = script_analysis(script, db, skip_unknown)
     rows = [row for row in analysis.setup if players in (None, row.players)]
+    if draw or hand:
+        return _bag(script, analysis, rows, players, seed, hand, lang, fmt)
     if fmt == "json":
         tables = setup_document(analysis, rows, travellers, bags=list_bags or players is not None)
         print_json(tables[0] if players else tables)
@@ -169,3 +177,30 @@ def order(script, keep_order, lang, fmt, skip_unknown, data):
         print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
         echo(order_text(chars, db, lang))
+
+
+def _bag(script, analysis, rows, players, seed, hand, lang, fmt):
+    """`setup --draw` and `setup --bag`: one bag, drawn or checked."""
+    # deferred: start-up time
+    import random
+
+    from scriptforge.rules.bags import bag_problem, draw_bag
+    from scriptforge.scripts.selection import named_characters
+    from scriptforge.text.scripts import bag_lines
+
+    if players is None or not rows:
+        raise click.UsageError("--draw and --bag are for one game: give --players N (5-15)")
+    if hand:
+        ids = [ch.id for ch in named_characters(analysis.characters, hand, analysis.db, option="--bag", teams=False)]
+        problem = bag_problem(rows[0], analysis.characters, ids)
+    else:
+        seed = random.SystemRandom().randrange(10_000) if seed is None else seed
+        ids, problem = draw_bag(rows[0], analysis.characters, random.Random(seed)), None
+        if ids is None:
+            raise click.ClickException(f"{script}: no legal bag for {players} players can be filled from this script")
+    if fmt == "json":
+        print_json({"players": players, "bag": ids, "seed": None if hand else seed, "legal": problem is None,
+                    **({"problem": problem} if problem else {})})
+    else:
+        echo("\n".join(bag_lines(ids, analysis.characters, analysis.db, lang, str(script), players, None if hand else seed, problem)))
+    sys.exit(1 if problem else 0)

@@ -18,6 +18,7 @@ from scriptforge.render.options import PrintOptions
 from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
 from scriptforge.render.views import make_view
 from scriptforge.render.writing import Rendered, output, unique
+from scriptforge.rules.bags import bag_problem
 from scriptforge.scripts.analysis import Analysis
 from scriptforge.scripts.selection import CharacterChoice, chosen_characters, named_characters
 from scriptforge.scripts.tokens import token_set
@@ -34,18 +35,24 @@ class KitPart:
     rendered: Rendered
 
 
-def bag_of(analysis: Analysis, bag: tuple[str, ...], players: int) -> list[str] | None:
+def bag_of(analysis: Analysis, bag: tuple[str, ...], players: int, warnings: list[str]) -> list[str] | None:
     """The ids of the bag's characters (ids, names or aliases, comma-separated or repeated, each a
-    character of the script), or None without a bag; a bag of another size than the player count
-    is refused (Travellers sit beside it: they are not in the bag)."""
+    character of the script), or None without a bag; a bag with fewer player characters than
+    players is refused (Travellers, Fabled and Loric sit beside it), one the setup rules do not
+    allow is printed with a warning (a storyteller may mean it: a house rule, a Bootlegger's)."""
     if not bag:
         return None
     chosen = named_characters(analysis.characters, bag, analysis.db, option="--bag", teams=False)
     in_bag = [ch for ch in chosen if ch.team not in ("traveller", "fabled", "loric")]
-    if len(in_bag) != players:
+    if len(in_bag) < players:
         raise InputError(f"--bag names {len(in_bag)} player character(s) for --players {players}; "
                          f"a bag holds one character per player (Travellers, Fabled and Loric beside it)")
-    return [ch.id for ch in chosen]
+    ids = [ch.id for ch in chosen]
+    row = next((row for row in analysis.setup if row.players == players), None)
+    problem = bag_problem(row, analysis.characters, ids) if row is not None else None
+    if problem:
+        warnings.append(f"--bag: {problem}")
+    return ids
 
 
 def render_kit(analysis: Analysis, renderer, *, lang: str, paper: str, options: PrintOptions,

@@ -346,7 +346,7 @@ def build_kit(script_path: Path, db, renderer: Renderer, *, target: Path | Targe
     result.warnings += renamed_warning(script_path, target)
     options = settings.layout.for_script(script)
     analysis = analyse(script, db, players=options.night_players)
-    in_play = bag_of(analysis, bag, players)
+    in_play = bag_of(analysis, bag, players, result.warnings)
     parts = render_kit(analysis, renderer, lang=lang, paper=settings.paper, options=options, in_play=in_play,
                        choice=choice, base_dir=script_folder(script_path), token_options=token_options)
     whole = combined(parts, fmt, renderer.dpi)
