@@ -23,13 +23,10 @@ from scriptforge.scripts.analysis import Analysis
 from scriptforge.scripts.selection import CharacterChoice, chosen_characters, named_characters
 from scriptforge.scripts.tokens import token_set
 
-#: The parts of a kit, in print order, and the suffix of each one's own file (one file per part).
-PARTS = ("sheet", "night", "tokens", "almanac")
-
-
 @dataclass
 class KitPart:
-    """One part of a kit: its name (a key of PARTS) and its Rendered output."""
+    """One part of a kit: its name (sheet, night, tokens, almanac: the suffix of its own file) and
+    its Rendered output."""
 
     name: str
     rendered: Rendered

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from random import Random
 
 from scriptforge.model.records import Character
-from scriptforge.rules.setup import COUNTS, SetupRow
+from scriptforge.rules.setup import COUNTS, Bag, SetupRow
 
 #: The team of each count of a Bag (rules.setup.COUNTS).
 COUNT_TEAMS = dict(zip(COUNTS, ("townsfolk", "outsider", "minion", "demon")))
@@ -53,7 +53,7 @@ def bag_problem(row: SetupRow, characters: Sequence[Character], ids: Sequence[st
     in_play = tuple(sorted(ch.id for ch in seats if ch.id in _shaping(row)))
     unseated = tuple(sum(1 for ch in seats if ch.id in in_play and ch.team == COUNT_TEAMS[key]) for key in COUNTS)
 
-    def fits(bag) -> bool:
+    def fits(bag: Bag) -> bool:
         return tuple(sorted(bag.in_play)) == in_play and all(
             have == count or count < have <= count + extra for have, count, extra in zip(counts, bag.counts, unseated))
 

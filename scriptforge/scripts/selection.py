@@ -11,6 +11,7 @@
   more than the box, and only the storyteller can say what.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def is_new(ch: Character, known: frozenset[str] | None) -> bool:
     return ch.id not in known if known is not None else not is_boxed(ch)
 
 
-def chosen_characters(characters: list[Character], choice: CharacterChoice, db) -> list[Character]:
+def chosen_characters(characters: Sequence[Character], choice: CharacterChoice, db) -> list[Character]:
     """The characters of `characters` (in their order) that `choice` keeps."""
     chosen = named_characters(characters, choice.only, db) if choice.only else list(characters)
     if choice.new_only:
@@ -75,7 +76,7 @@ def chosen_characters(characters: list[Character], choice: CharacterChoice, db) 
     return chosen
 
 
-def named_characters(characters: list[Character], only: tuple[str, ...], db, option: str = "--only",
+def named_characters(characters: Sequence[Character], only: tuple[str, ...], db, option: str = "--only",
                      teams: bool = True) -> list[Character]:
     """The characters `only` names (comma-separated or repeated): with `teams`, a team keeps its
     characters; anything else is one character of `characters` (else InputError naming `option`)."""
