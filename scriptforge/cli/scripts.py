@@ -1,5 +1,6 @@
 """Checking scripts: validate, setup, jinxes, night, order."""
 
+import random
 import sys
 
 import click
@@ -182,8 +183,6 @@ def order(script, keep_order, lang, fmt, skip_unknown, data):
 def _bag(script, analysis, rows, players, seed, hand, lang, fmt):
     """`setup --draw` and `setup --bag`: one bag, drawn or checked."""
     # deferred: start-up time
-    import random
-
     from scriptforge.rules.bags import bag_problem, draw_bag
     from scriptforge.scripts.selection import named_characters
     from scriptforge.text.scripts import bag_lines

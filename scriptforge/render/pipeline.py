@@ -279,7 +279,7 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     lang, paper, fmt = settings.lang, settings.paper, settings.fmt or "pdf"
     if settings.layout.changed():
         raise InputError(f"{', '.join(settings.layout.changed())}: for sheets, night sheets and almanacs, not tokens")
-    require_printable(lang, system_fonts=renderer.system_fonts)
+    require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
