@@ -16,7 +16,8 @@ from scriptforge.cli import main
 from scriptforge.render.completeness import Item, missing, sheet_items
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.writing import pdf_bytes
-from scriptforge.render.options import FONT_SIZES, PrintOptions
+from scriptforge.render.choices import FONT_SIZES
+from scriptforge.render.options import PrintOptions
 from scriptforge.render.views import make_view
 from scriptforge.scripts.script import read_script, script_from_data
 

@@ -6,13 +6,16 @@ import json
 from pathlib import Path
 import sys
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from scriptforge.io.errors import ScriptforgeError
 from scriptforge.model.rule_sets import GAMES, OTHER_GAMES, SCRIPTED_GAME, selection
-from scriptforge.db.sources import DataSources
 from scriptforge.model.languages import codes, default, resolve
+
+if TYPE_CHECKING:
+    from scriptforge.db.sources import DataSources
 
 
 class LanguageChoice(click.ParamType):
@@ -118,7 +121,7 @@ def echo_json(text: str, nl: bool = True) -> None:
     _write(safe_json(text), nl=nl)
 
 
-def command_db(data: DataSources):
+def command_db(data: "DataSources"):
     """The database `data` names, with its homebrew folder's characters."""
     db = data.load()
     if data.homebrew:
@@ -129,7 +132,7 @@ def command_db(data: DataSources):
     return db
 
 
-def rule_sets_for(choice: str, data: DataSources):
+def rule_sets_for(choice: str, data: "DataSources"):
     """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
     every one (l10n's "all")."""
     # deferred: start-up time
@@ -157,7 +160,7 @@ def complete_name(ctx, param, incomplete):
     return [CompletionItem(name) for name in dict.fromkeys(names)] or [CompletionItem(incomplete, type="file")]
 
 
-def name_sources(choice: str, data: DataSources) -> list:
+def name_sources(choice: str, data: "DataSources") -> list:
     """The databases whose names a --game choice takes: BotC's, then the other games chosen."""
     db, games = rule_sets_for(choice, data)
     return [*([db] if db is not None else []), *games.values()]
@@ -168,9 +171,12 @@ def data_dir():
     return os.environ.get("SCRIPTFORGE_DATA") or None
 
 
-def sources(ctx: click.Context, packs=(), no_packs: bool = False, homebrew: Path | None = None) -> DataSources:
+def sources(ctx: click.Context, packs=(), no_packs: bool = False, homebrew: Path | None = None) -> "DataSources":
     """The DataSources of a command's --pack, --no-packs and --homebrew, after the `scriptforge`
     group's own --pack and --no-packs (`scriptforge --no-packs show imp`)."""
+    # deferred: start-up time (with the database it loads)
+    from scriptforge.db.sources import DataSources
+
     root = ctx.find_root().params
     return DataSources(data_dir=data_dir(), packs=(*root.get("packs", ()), *packs),
                        defaults=not (no_packs or root.get("no_packs")), homebrew=homebrew)

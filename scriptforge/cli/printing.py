@@ -11,8 +11,7 @@ from scriptforge.model.rule_sets import OTHER_GAMES, rule_set
 from scriptforge.cli.common import (LANGS, command_db, data_options, default_lang, echo, fail_cleanly,
                                     findings_options, findings_selection, game_option, shown,
                                     skip_unknown_option)
-from scriptforge.render.options import (COLUMNS, FETCH_SECONDS, FONT_SIZES, FORMATS, PAPERS, PNG_DPI, TOKEN_DPI,
-                                        PrintOptions, PrintSettings)
+from scriptforge.render.choices import COLUMNS, FETCH_SECONDS, FONT_SIZES, FORMATS, PAPERS, PNG_DPI, TOKEN_DPI
 
 
 def print_settings_options(command):
@@ -24,6 +23,9 @@ def print_settings_options(command):
     @functools.wraps(command)
     def with_settings(*args, lang, paper, fmt, dpi, icons_dir, allow_network, fetch_timeout, system_fonts,
                       columns, compact, font_size, player_table, players, teensy, **kwargs):
+        # deferred: start-up time (the options are parsed before a command runs; the values only then)
+        from scriptforge.render.options import PrintOptions, PrintSettings
+
         layout = PrintOptions(columns=int(columns), compact=compact, font_size=font_size,
                               player_table=player_table, players=players, teensy=teensy)
         settings = PrintSettings(lang=lang, paper=paper, fmt=fmt, dpi=dpi, icons_dir=icons_dir,

@@ -4,10 +4,8 @@
 is everything else every printing command shares — language, paper, format, PNG resolution,
 pictures, the network and the fonts — with the layout inside it. The CLI makes one `PrintSettings`
 from its options (``cli/printing.print_settings_options``) and passes it; the choices of those
-options come from the tables here (`PAPERS`, `FORMATS`, `FONT_SIZES`, `COLUMNS`), so a command
-cannot offer a paper or a format the renderer lacks.
-
-Light on purpose: the command line imports this module to build its options, before any command runs.
+options come from the tables of ``render/choices.py`` (`PAPERS`, `FORMATS`, `FONT_SIZES`,
+`COLUMNS`), so a command cannot offer a paper or a format the renderer lacks.
 """
 
 from dataclasses import dataclass, field, fields, replace
@@ -15,23 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scriptforge.model.languages import default
-from scriptforge.render.pages import PAPER
+from scriptforge.render.choices import FETCH_SECONDS, TEENSY_PLAYERS
 
 if TYPE_CHECKING:
     from scriptforge.scripts.script import Script
-
-PAPERS = tuple(PAPER)
-FORMATS = ("pdf", "html", "png")
-#: --font-size: the text size against today's (9 pt at 100 %); the fitting shrinks from there.
-FONT_SIZES = {"normal": 1.0, "large": 1.15}
-COLUMNS = (1, 2)
-#: The players a Teensyville layout is for (fewer than 7: no Minion and Demon info at night).
-TEENSY_PLAYERS = (5, 6)
-#: PNG output: pixels per inch of sheets and almanacs, and of tokens (cut lines need more).
-PNG_DPI = 150
-TOKEN_DPI = 300
-FETCH_SECONDS = 5.0  # a remote picture (--allow-network): the whole download, per file
-
 
 @dataclass(frozen=True)
 class PrintOptions:

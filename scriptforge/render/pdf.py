@@ -39,7 +39,8 @@ from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missin
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
 from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import html_document, with_margin_boxes
-from scriptforge.render.options import PNG_DPI, PrintSettings
+from scriptforge.render.choices import PNG_DPI
+from scriptforge.render.options import PrintSettings
 from scriptforge.render.writing import Rendered, captured_weasyprint_warnings, output, unique
 
 

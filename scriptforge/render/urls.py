@@ -19,7 +19,7 @@ from pathlib import Path
 import urllib.parse
 
 from scriptforge.render.images import MAX_IMAGE_BYTES, image_problem
-from scriptforge.render.options import FETCH_SECONDS
+from scriptforge.render.choices import FETCH_SECONDS
 from scriptforge.render.weasy import FONTS_DIR, import_weasyprint
 
 FETCH_TOTAL_TIMES = 4  # all remote pictures of one command: 4 × that (20 s by default)

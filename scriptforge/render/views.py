@@ -21,7 +21,8 @@ from scriptforge.model.records import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS,
 from scriptforge.db.pack_sources import stale_units
 from scriptforge.db.pack_store import OFFICIAL
 from scriptforge.render.measure import NameColumn, name_column
-from scriptforge.render.options import COLUMNS, FONT_SIZES, TEENSY_PLAYERS, PrintOptions
+from scriptforge.render.choices import COLUMNS, FONT_SIZES, TEENSY_PLAYERS
+from scriptforge.render.options import PrintOptions
 
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}

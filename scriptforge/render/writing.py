@@ -17,7 +17,7 @@ import logging
 import os
 import io
 
-from scriptforge.render.options import PNG_DPI
+from scriptforge.render.choices import PNG_DPI
 from scriptforge.render.pages import without_fit_anchors
 from scriptforge.render.views import WORD_JOINER
 
