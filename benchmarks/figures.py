@@ -122,7 +122,12 @@ def kept(self, *args, **kwargs):
     return rendered[-1]
 Renderer.render = kept
 out = Path(tempfile.mkdtemp()) / "w.pdf"
-result = build(Path({str(WHALE)!r}), load_database(None, active_packs([])), Renderer(), target=out, lang="en", night=True)
+try:  # a tree with render.options takes the language in one PrintSettings
+    from scriptforge.render.options import PrintSettings
+    language = dict(settings=PrintSettings(lang="en"))
+except ImportError:
+    language = dict(lang="en")
+result = build(Path({str(WHALE)!r}), load_database(None, active_packs([])), Renderer(), target=out, night=True, **language)
 fitted = getattr(rendered[-1], "fitted", None) if rendered else None
 parts = "; ".join(f"{{f.part}}: {{f.layouts}} layouts, {{round(f.scale * 100)}}%, {{f.pages}} pages" for f in fitted or [])
 footers = layouts.count(False)

@@ -29,7 +29,7 @@ def guide_text() -> str:
 #: (my-script.json, corpus/, ~/botc-data, ../shared seeds), or that write into the checkout's data
 #: (l10n confirm/import); renders are left to the render tests (time).
 _SKIP = re.compile(r"pack update|pack import|pack diff|--pack official|my-script|corpus/|scripts/|~/|\.\./shared|"
-                   r"\[|l10n (confirm|import|export)|--against|^scriptforge (build|nightsheet|almanac)\b")
+                   r"\[|l10n (confirm|import|export)|--against|^scriptforge (build|nightsheet|almanac|watch)\b")
 
 
 def readme_commands() -> list[str]:

@@ -101,7 +101,7 @@ def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_rende
     result; the view the caller passes and what the renderer holds are as they were."""
     import copy
 
-    from scriptforge.render.views import PrintOptions
+    from scriptforge.render.options import PrintOptions
     from scriptforge.scripts.script import read_script
 
     from .conftest import EXAMPLES
@@ -154,7 +154,7 @@ def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, mon
 def test_a_korean_night_sheet_that_is_fitted_is_named_in_plain_words(db):
     """The warning names the night as printed, without the invisible word joiners that keep Korean
     words whole on the page (they made '첫\u2060날 밤' of a terminal line)."""
-    from scriptforge.render.views import PrintOptions
+    from scriptforge.render.options import PrintOptions
 
     ids = [c for c, ch in db.characters.items() if ch.team in ("townsfolk", "outsider", "minion", "demon")][:70]
     seventy = analyse(script_from_data([{"id": "_meta", "name": "Seventy"}, *ids], db, "seventy.json"), db)

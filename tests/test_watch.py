@@ -11,6 +11,7 @@ from pypdf import PdfReader
 
 from scriptforge.cli import main
 from scriptforge.db.database import load_database
+from scriptforge.render.options import PrintSettings
 from scriptforge.render.outputs import output_target
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.watch import Watch
@@ -47,7 +48,7 @@ def test_a_saved_script_or_homebrew_file_becomes_a_new_pdf(tmp_path):
     out = tmp_path / "mine.pdf"
     lines: list[str] = []
     watch = Watch(script, load_database, Renderer(), lambda path, name: output_target(path, str(out), "pdf", False),
-                  {"lang": "en", "paper": "a4", "fmt": "pdf", "night": True}, homebrew=homebrew)
+                  {"settings": PrintSettings(lang="en", fmt="pdf"), "night": True}, homebrew=homebrew)
     thread = threading.Thread(target=watch.run, args=(lines.append,), kwargs={"renders": 4, "poll": 0.01})
     thread.start()
     try:

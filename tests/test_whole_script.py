@@ -16,7 +16,9 @@ from scriptforge.cli import main
 from scriptforge.render.completeness import Item, missing, sheet_items
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.writing import pdf_bytes
-from scriptforge.render.views import FONT_SIZES, PrintOptions, make_view
+from scriptforge.render.choices import FONT_SIZES
+from scriptforge.render.options import PrintOptions
+from scriptforge.render.views import make_view
 from scriptforge.scripts.script import read_script, script_from_data
 
 from .conftest import EXAMPLES, shared_path

@@ -22,6 +22,8 @@ _.item_count, _.number_parity, _.bracket_parity, _.label_parity, _.night_registe
 # dataclass fields and properties read by templates or through getattr
 _.how_to_run, _.examples, _.is_list, _.numbered, _.is_role
 _.first_night_reminder, _.other_night_reminder, _.seating, _.sheet_scale, _.sheet_only
+# almanac.html.j2: a kit's almanac pages alone, and the pages the closing night order links to
+_.pages_only, _.page_ids
 # token sheets (tokens.html.j2): the marks' shapes, the picture's box, the community-content notice
 _.shapes, _.icon_box, _.art_notice, _.margin
 # what the print check (benchmarks/print_check.py) asks of a name: whether it fits the name column whole

@@ -7,37 +7,26 @@ import click
 
 from scriptforge import __version__
 from scriptforge.cli import editing, games, l10n, packs, printing, reference, scripts
-from scriptforge.cli.common import OneLineErrors, no_packs_option, pack_option
+from scriptforge.cli.common import OneLineErrors, pack_options
 from scriptforge.io.fileio import new_command
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="scriptforge")
 @click.option("--debug", is_flag=True, help="Show a traceback instead of a one-line error.")
-def main(debug):
+@pack_options
+def main(debug, packs, no_packs):
     """scriptforge: Blood on the Clocktower characters and scripts, in Korean and English."""
     new_command()  # no output may replace what *this* command reads (see fileio.refuse_to_overwrite)
+    # --pack and --no-packs given here come before the command's own (cli.common.sources)
 
 
 for command in (reference.list_command, reference.show, reference.search, reference.db, reference.explain,
                 scripts.validate, scripts.setup, scripts.jinxes, scripts.night, scripts.order,
-                printing.build, printing.nightsheet, printing.tokens, printing.watch, printing.almanac,
+                printing.build, printing.nightsheet, printing.tokens, printing.watch, printing.almanac, printing.kit,
                 editing.new, editing.add, editing.remove, editing.meta, editing.homebrew_group, editing.migrate,
                 editing.export_command, l10n.l10n, packs.import_group, packs.pack, games.cards):
     main.add_command(command)
-
-
-def _add_pack_option(group):
-    """--pack on the group and on every command under it."""
-    for command in [group, *getattr(group, "commands", {}).values()]:
-        if not any(p.name == "packs" for p in command.params):
-            pack_option(command)
-            no_packs_option(command)
-        if command is not group and isinstance(command, click.Group):
-            _add_pack_option(command)
-
-
-_add_pack_option(main)
 
 
 def run() -> None:

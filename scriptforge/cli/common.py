@@ -8,14 +8,16 @@ import json
 from pathlib import Path
 import sys
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from scriptforge.io.errors import ScriptforgeError
 from scriptforge.model.rule_sets import GAMES, OTHER_GAMES, SCRIPTED_GAME, selection
-from scriptforge.db.database import load_database
 from scriptforge.model.languages import codes, default, resolve
-from scriptforge.db.pack_store import active_packs
+
+if TYPE_CHECKING:
+    from scriptforge.db.sources import DataSources
 
 
 class LanguageChoice(click.ParamType):
@@ -165,34 +167,25 @@ def echo_json(text: str, nl: bool = True) -> None:
     _write(safe_json(text), nl=nl)
 
 
-def command_db():
-    db = base_db()
-    homebrew = homebrew_dir()
-    if homebrew:
+def command_db(data: "DataSources"):
+    """The database `data` names, with its homebrew folder's characters."""
+    db = data.load()
+    if data.homebrew:
         # deferred: start-up time
         from scriptforge.scripts.homebrew import with_homebrew
 
-        db = with_homebrew(db, homebrew)
+        db = with_homebrew(db, data.homebrew)
     return db
 
 
-def base_db():
-    """The database without the --homebrew folder."""
-    return load_database(data_dir(), chosen_packs())
-
-
-def homebrew_dir():
-    return click.get_current_context().meta.get("scriptforge.scripts.homebrew")  # set by homebrew_option
-
-
-def rule_sets_for(choice: str):
+def rule_sets_for(choice: str, data: "DataSources"):
     """(BotC's database or None, {game id: GameDatabase}) for a --game choice: a rule set, or
     every one (l10n's "all")."""
     # deferred: start-up time
     from scriptforge.db.games import load_games
 
     with_scripts, others = selection(choice)
-    return (command_db() if with_scripts else None), load_games(others)
+    return (command_db(data) if with_scripts else None), load_games(others)
 
 
 def complete_name(ctx, param, incomplete):
@@ -204,16 +197,18 @@ def complete_name(ctx, param, incomplete):
 
     try:
         with ctx:
-            names = [name for where in name_sources(ctx.params.get("game") or SCRIPTED_GAME)
+            data = sources(ctx, ctx.params.get("packs", ()), ctx.params.get("no_packs", False),
+                           ctx.params.get("homebrew"))
+            names = [name for where in name_sources(ctx.params.get("game") or SCRIPTED_GAME, data)
                      for name in where.complete(incomplete)]
     except ScriptforgeError:  # a broken data folder: no suggestions rather than an error mid-line
         names = []
     return [CompletionItem(name) for name in dict.fromkeys(names)] or [CompletionItem(incomplete, type="file")]
 
 
-def name_sources(choice: str) -> list:
+def name_sources(choice: str, data: "DataSources") -> list:
     """The databases whose names a --game choice takes: BotC's, then the other games chosen."""
-    db, games = rule_sets_for(choice)
+    db, games = rule_sets_for(choice, data)
     return [*([db] if db is not None else []), *games.values()]
 
 
@@ -222,59 +217,61 @@ def data_dir():
     return os.environ.get("SCRIPTFORGE_DATA") or None
 
 
-def chosen_packs():
-    """The data packs to load, in order: the installed official pack or $SCRIPTFORGE_PACKS (unless
-    --no-packs), then those chosen with `--pack` (see pack_option)."""
-    meta = click.get_current_context().meta
+def sources(ctx: click.Context, packs=(), no_packs: bool = False, homebrew: Path | None = None) -> "DataSources":
+    """The DataSources of a command's --pack, --no-packs and --homebrew, after the `scriptforge`
+    group's own --pack and --no-packs (`scriptforge --no-packs show imp`)."""
+    # deferred: start-up time (with the database it loads)
+    from scriptforge.db.sources import DataSources
 
-    return active_packs(meta.get("scriptforge.packs", []), defaults=not meta.get("scriptforge.no_packs"))
+    root = ctx.find_root().params
+    return DataSources(data_dir=data_dir(), packs=(*root.get("packs", ()), *packs),
+                       defaults=not (no_packs or root.get("no_packs")), homebrew=homebrew)
+
+
+PACK_HELP = "A data pack (folder or installed name) to load on top of the built-in data; repeatable. Also: $SCRIPTFORGE_PACKS."
+NO_PACKS_HELP = "Do not load the installed 'official' pack or $SCRIPTFORGE_PACKS; --pack still adds packs."
+HOMEBREW_HELP = "Folder of homebrew character YAML files (both languages) to use with the database."
+
+
+def pack_options(command):
+    """`--pack DIR|NAME` (repeatable) and `--no-packs`, as the `scriptforge` group's own parameters."""
+    command = click.option("--no-packs", is_flag=True, help=NO_PACKS_HELP)(command)
+    return click.option("--pack", "packs", multiple=True, help=PACK_HELP)(command)
+
+
+def data_options(command=None, *, homebrew: bool = False):
+    """`--pack`, `--no-packs` (and with `homebrew`, `--homebrew DIR`): the command gets them as
+    one `data` value (a DataSources) to load its database with (`command_db(data)`)."""
+    if command is None:
+        return functools.partial(data_options, homebrew=homebrew)
+
+    @functools.wraps(command)
+    def with_data(*args, packs, no_packs, **kwargs):
+        folder = kwargs.pop("homebrew", None)
+        return command(*args, data=sources(click.get_current_context(), packs, no_packs, folder), **kwargs)
+
+    if homebrew:
+        with_data = click.option("--homebrew", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                                 help=HOMEBREW_HELP)(with_data)
+    return pack_options(with_data)
 
 
 def findings_options(command):
-    """`--select` / `--ignore` CODE: codes or code prefixes (repeatable or comma-separated), kept
-    in the context for `findings_selection`."""
-    def store(ctx, param, value):
-        ctx.meta[f"scriptforge.{param.name}"] = value
-
-    command = click.option("--ignore", multiple=True, metavar="CODE", expose_value=False, callback=store,
+    """`--select` / `--ignore` CODE: codes or code prefixes (repeatable or comma-separated); the
+    command gets them as `select` and `ignore` (see `findings_selection`)."""
+    command = click.option("--ignore", multiple=True, metavar="CODE",
                            help="Leave out findings with this code or code prefix (repeatable).")(command)
-    return click.option("--select", multiple=True, metavar="CODE", expose_value=False, callback=store,
+    return click.option("--select", multiple=True, metavar="CODE",
                         help="Report only findings with these codes or code prefixes (repeatable); "
                              "'scriptforge explain --list' lists the codes.")(command)
 
 
-def findings_selection(domain: str):
-    """The `--select` / `--ignore` of the running command, checked against `domain`'s codes."""
+def findings_selection(select, ignore, domain: str):
+    """The --select / --ignore given, checked against `domain`'s codes."""
     # deferred: start-up time
     from scriptforge.model.findings import Selection
 
-    meta = click.get_current_context().meta
-    return Selection.of(meta.get("scriptforge.select", ()), meta.get("scriptforge.ignore", ()), domain)
-
-
-def pack_option(command):
-    """`--pack DIR|NAME` (repeatable): load these data packs on top of the built-in data in `command_db()`."""
-    return click.option("--pack", "packs", multiple=True, expose_value=False, is_eager=True,
-                        callback=lambda ctx, _, value: ctx.meta.setdefault("scriptforge.packs", []).extend(value),
-                        help="A data pack (folder or installed name) to load on top of the built-in data; "
-                             "repeatable. Also: $SCRIPTFORGE_PACKS.")(command)
-
-
-def no_packs_option(command):
-    """`--no-packs`: load neither the installed official pack nor $SCRIPTFORGE_PACKS (only --pack)."""
-    return click.option("--no-packs", is_flag=True, expose_value=False, is_eager=True,
-                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.no_packs": value})
-                        if value else None,
-                        help="Do not load the installed 'official' pack or $SCRIPTFORGE_PACKS; --pack still adds packs."
-                        )(command)
-
-
-def homebrew_option(command):
-    """`--homebrew DIR`: add the homebrew characters of DIR's YAML files to the database `command_db()` loads."""
-    return click.option("--homebrew", type=click.Path(file_okay=False, exists=True, path_type=Path),
-                        expose_value=False, callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.scripts.homebrew": value}),
-                        help="Folder of homebrew character YAML files (both languages) to use with the database."
-                        )(command)
+    return Selection.of(select, ignore, domain)
 
 
 def game_option(command):
@@ -286,17 +283,12 @@ def game_option(command):
 
 def skip_unknown_option(command):
     """`--skip-unknown`: use a script whose unknown characters would otherwise refuse it (`script_analysis`)."""
-    return click.option("--skip-unknown", is_flag=True, expose_value=False,
-                        callback=lambda ctx, _, value: ctx.meta.update({"scriptforge.skip_unknown": value}),
+    return click.option("--skip-unknown", is_flag=True,
                         help="Use the script even if it names unknown characters: they are left out, "
                              "with a warning naming them. Default: refuse it (exit 1).")(command)
 
 
-def skip_unknown() -> bool:
-    return bool(click.get_current_context().meta.get("scriptforge.skip_unknown"))
-
-
-def script_analysis(path, db, **options):
+def script_analysis(path, db, skip_unknown: bool = False, **options):
     """The analysis of the script file at `path` ("-": stdin); a script naming characters
     scriptforge cannot use is refused (see --skip-unknown)."""
     # deferred: start-up time
@@ -304,6 +296,6 @@ def script_analysis(path, db, **options):
     from scriptforge.scripts.script import read_script, refuse_unknown
 
     script = read_script(path, db)
-    for warning in refuse_unknown(script, skip_unknown()):
+    for warning in refuse_unknown(script, skip_unknown):
         echo(f"Warning: {path}: {warning}", err=True)
     return analyse(script, db, **options)

@@ -7,13 +7,13 @@ import click
 
 from scriptforge.io.fileio import atomic_write_text, dump_json, refuse_to_overwrite, write_output
 from scriptforge.io.userfiles import read_json
-from scriptforge.cli.common import (LANG, command_db, complete_name, default_lang, echo, echo_json,
+from scriptforge.cli.common import (LANG, command_db, complete_name, data_options, default_lang, echo, echo_json,
                                     fail_cleanly, findings_options, findings_selection, format_option,
-                                    homebrew_option, print_json, script_analysis, skip_unknown_option)
+                                    print_json, script_analysis, skip_unknown_option)
 
 
-def _print_change(change) -> None:
-    echo("\n".join(change.lines(findings_selection("script"))))
+def _print_change(change, select, ignore) -> None:
+    echo("\n".join(change.lines(findings_selection(select, ignore, "script"))))
 
 
 @click.command()
@@ -24,8 +24,9 @@ def _print_change(change) -> None:
 @click.option("--lang", type=LANG, help="Language of homebrew YAML files given as CHARACTERS.")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
 @findings_options
+@data_options
 @fail_cleanly
-def new(out, characters, name, author, lang, force):
+def new(out, characters, name, author, lang, force, select, ignore, data):
     """Create a script in the official format: _meta first, then plain character ids.
 
     CHARACTERS are ids, legacy spellings, English or Korean names or aliases, or homebrew YAML
@@ -38,7 +39,7 @@ def new(out, characters, name, author, lang, force):
     # deferred: start-up time
     from scriptforge.scripts.edit import new_script
 
-    _print_change(new_script(out, command_db(), name, author, characters, lang=lang, force=force))
+    _print_change(new_script(out, command_db(data), name, author, characters, lang=lang, force=force), select, ignore)
 
 
 @click.command()
@@ -46,8 +47,9 @@ def new(out, characters, name, author, lang, force):
 @click.argument("characters", nargs=-1, required=True, shell_complete=complete_name)
 @click.option("--lang", type=LANG, help="Language to embed homebrew YAML files in.")
 @findings_options
+@data_options
 @fail_cleanly
-def add(script, characters, lang):
+def add(script, characters, lang, select, ignore, data):
     """Add characters to a script; print what changed (teams, new jinxes, setup warnings).
 
     A name that is unknown or ambiguous is refused with suggestions and nothing changes.
@@ -61,15 +63,16 @@ def add(script, characters, lang):
     # deferred: start-up time
     from scriptforge.scripts.edit import add_characters
 
-    _print_change(add_characters(script, command_db(), characters, lang=lang))
+    _print_change(add_characters(script, command_db(data), characters, lang=lang), select, ignore)
 
 
 @click.command()
 @click.argument("script", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("characters", nargs=-1, required=True, shell_complete=complete_name)
 @findings_options
+@data_options
 @fail_cleanly
-def remove(script, characters):
+def remove(script, characters, select, ignore, data):
     """Remove characters from a script: every copy of each (and from its _meta night lists).
 
     \b
@@ -79,7 +82,7 @@ def remove(script, characters):
     # deferred: start-up time
     from scriptforge.scripts.edit import remove_characters
 
-    _print_change(remove_characters(script, command_db(), characters))
+    _print_change(remove_characters(script, command_db(data), characters), select, ignore)
 
 
 @click.command()
@@ -91,8 +94,9 @@ def remove(script, characters):
 @click.option("--bootlegger", multiple=True, help="A homebrew rule shown on the sheet; repeat for several; "
                                                   "--bootlegger '' removes them all.")
 @findings_options
+@data_options
 @fail_cleanly
-def meta(script, name, author, logo, almanac, bootlegger):
+def meta(script, name, author, logo, almanac, bootlegger, select, ignore, data):
     """Set the script's _meta: name, author, logo, almanac link, bootlegger rules.
 
     \b
@@ -102,8 +106,8 @@ def meta(script, name, author, logo, almanac, bootlegger):
     # deferred: start-up time
     from scriptforge.scripts.edit import set_meta
 
-    _print_change(set_meta(script, command_db(), name=name, author=author, logo=logo, almanac=almanac,
-                           bootlegger=list(bootlegger) if bootlegger else None))
+    _print_change(set_meta(script, command_db(data), name=name, author=author, logo=logo, almanac=almanac,
+                           bootlegger=list(bootlegger) if bootlegger else None), select, ignore)
 
 
 @click.group("homebrew")
@@ -114,8 +118,9 @@ def homebrew_group():
 @homebrew_group.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @format_option
+@data_options
 @fail_cleanly
-def homebrew_check(files, fmt):
+def homebrew_check(files, fmt, data):
     """Check homebrew YAML files (folders: every *.yaml in them); exit 1 on any problem, 2 if unreadable.
 
     The same schemas as the database, night placement, bracket-vs-setup consistency and,
@@ -128,7 +133,7 @@ def homebrew_check(files, fmt):
     # deferred: start-up time
     from scriptforge.scripts.homebrew import check_files
 
-    results = check_files(files, command_db())
+    results = check_files(files, command_db(data))
     if fmt == "json":
         print_json({"ok": not any(r["problems"] for r in results), "files": results})
     else:
@@ -151,8 +156,9 @@ def homebrew_check(files, fmt):
 @click.option("--write", is_flag=True, help="Write the migrated script over SCRIPT (after showing the diff).")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the migrated script to this file instead.")
+@data_options
 @fail_cleanly
-def migrate(script, write, out):
+def migrate(script, write, out, data):
     """Move a community script to the official ids, names and terms; show the diff first.
 
     Objects that are translations of official characters become plain ids (so the official app
@@ -168,7 +174,7 @@ def migrate(script, write, out):
     # deferred: start-up time
     from scriptforge.scripts.migrate import migrate_script
 
-    result = migrate_script(read_json(script), command_db(), script.stem)
+    result = migrate_script(read_json(script), command_db(data), script.stem)
     for line in result.collisions:
         echo(f"Warning: {script}: {line}", err=True)
     if not result.changed:
@@ -195,10 +201,10 @@ def migrate(script, write, out):
                    "translation); full: every character as an object in --lang, for tools without translations.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file ('-' or none: standard output).")
-@homebrew_option
+@data_options(homebrew=True)
 @skip_unknown_option
 @fail_cleanly
-def export_command(script, lang, target, out):
+def export_command(script, lang, target, out, skip_unknown, data):
     """Write SCRIPT in the official format for the place it goes (--for app or full).
 
     --for app (default): unchanged official characters as plain ids, so the official app shows
@@ -218,8 +224,8 @@ def export_command(script, lang, target, out):
 
     if out:
         refuse_to_overwrite([out], [script])
-    db = command_db()
-    result = export_script(script_analysis(script, db), lang, target)
+    db = command_db(data)
+    result = export_script(script_analysis(script, db, skip_unknown), lang, target)
     for warning in result.warnings:
         echo(f"Warning: {script}: {warning}", err=True)
     for found in result.findings:

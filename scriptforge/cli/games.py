@@ -7,11 +7,10 @@ import click
 
 from scriptforge.cli.common import LANGS, default_lang, echo, fail_cleanly
 from scriptforge.model.rule_sets import OTHER_GAMES
+from scriptforge.render.choices import FORMATS, PAPERS
 
 
-# Hidden until the README's generated command table (being split into docs/ now) gets its row:
-# docs/incoming-40b.md has the row and the guide's section.
-@click.command(hidden=True)
+@click.command()
 @click.argument("game", type=click.Choice(list(OTHER_GAMES)))
 @click.option("-o", "--output", "out", type=click.Path(),
               help="Output file ('-': standard output). Default: <game>-cards.pdf here.")
@@ -19,8 +18,8 @@ from scriptforge.model.rule_sets import OTHER_GAMES
               help="ko+en: each card's Korean name with the English one inside it.")
 @click.option("--players", type=click.IntRange(min=1),
               help="The cards for this many players, where the game's data gives them (Salem's tryal cards).")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["pdf", "html", "png"]),
+@click.option("--paper", type=click.Choice(PAPERS), default=PAPERS[0], show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
               help="pdf, html or png (one image per page). Default: the -o file's suffix, else pdf.")
 @click.option("--size", default="44/25", show_default=True, metavar="CARD/REMINDER",
               help="Cut diameter in mm of the cards (the first number; as `tokens --size`).")
@@ -43,7 +42,6 @@ def cards(game, out, lang, players, paper, fmt, size, bleed):
     from scriptforge.render.outputs import output_format, output_target
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.tokens import token_options
-    from scriptforge.render.writing import FORMATS
 
     fmt = output_format(out, fmt, FORMATS)
     written, pages, warnings = build_cards(load_game(game), Renderer(), out=output_target(Path(game), out, fmt, False,

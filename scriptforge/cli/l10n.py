@@ -1,5 +1,6 @@
 """Translator tools: l10n status, diff, check, terms, confirm, export, import."""
 
+import functools
 from pathlib import Path
 import sys
 
@@ -10,7 +11,7 @@ from scriptforge.model.rule_sets import ALL, GAMES, selection
 from scriptforge.io.fileio import write_output
 from scriptforge.io.userfiles import read_json
 from scriptforge.db.database import load_database
-from scriptforge.cli.common import (LANG, chosen_packs, command_db, complete_name, data_dir, default_lang, echo,
+from scriptforge.cli.common import (LANG, command_db, complete_name, data_options, default_lang, echo,
                                     fail_cleanly, findings_options, findings_selection, format_option,
                                     print_json, rule_sets_for)
 
@@ -29,8 +30,9 @@ def l10n_game_option(command):
 @l10n.command("status")
 @l10n_game_option
 @format_option
+@data_options
 @fail_cleanly
-def l10n_status(game, fmt):
+def l10n_status(game, fmt, data):
     """Per language and field: texts translated, missing, stale, and their layer.
 
     Missing: the other language has the text, this one does not. Stale: the source text
@@ -48,7 +50,7 @@ def l10n_status(game, fmt):
     from scriptforge.l10n.units import layer_order
     from scriptforge.text.l10n import status_text
 
-    db, games = rule_sets_for(game)
+    db, games = rule_sets_for(game, data)
     table = status(db, games)
     if fmt == "json":
         print_json(table)
@@ -64,8 +66,9 @@ def l10n_status(game, fmt):
               help="Compare our --to texts with a translation file in the official layout instead.")
 @l10n_game_option
 @format_option
+@data_options
 @fail_cleanly
-def l10n_diff(ids, source, target, against_file, game, fmt):
+def l10n_diff(ids, source, target, against_file, game, fmt, data):
     """Show source and translation side by side per character and field; missing and stale marked.
 
     Where a data pack or your translation layer is loaded, each text names the layer it comes
@@ -89,11 +92,11 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
     if against_file:
         if not selection(game)[0]:
             raise InputError("--against compares Blood on the Clocktower texts; it takes no --game " + game)
-        db = command_db()
+        db = command_db(data)
         rows = diff.against(db, against_file, target)
         print_json(rows) if fmt == "json" else echo(l10n_text.against_text(rows, against_file, target))
         return
-    db, games = rule_sets_for(game)
+    db, games = rule_sets_for(game, data)
     rows = diff.diff_rows(db, source, target, ids, games)
     print_json(rows) if fmt == "json" else echo(l10n_text.diff_text(rows, source, target))
 
@@ -106,8 +109,9 @@ def l10n_diff(ids, source, target, against_file, game, fmt):
 @findings_options
 @l10n_game_option
 @format_option
+@data_options
 @fail_cleanly
-def l10n_check(lang, include_official, game, fmt):
+def l10n_check(lang, include_official, game, fmt, select, ignore, data):
     """Check the translations: missing, untranslated, stale, markers, glossary, names, punctuation.
 
     Exit code 0: no errors; 1: errors found. Every code is described in docs/l10n-checks.md.
@@ -124,8 +128,8 @@ def l10n_check(lang, include_official, game, fmt):
     from scriptforge.l10n.checks import run_checks
     from scriptforge.text.findings import findings_text
 
-    chosen = findings_selection("l10n")
-    db, games = rule_sets_for(game)
+    chosen = findings_selection(select, ignore, "l10n")
+    db, games = rule_sets_for(game, data)
     findings = run_checks(db, (lang,) if lang else None, ignore=chosen.ignore, select=chosen.select,
                           games=games, include_official=include_official)
     if fmt == "json":
@@ -141,8 +145,9 @@ def l10n_check(lang, include_official, game, fmt):
               help="A folder of official translation files: game/<lang>.json, script/<lang>.json, app/<lang>.json.")
 @click.option("--lang", type=LANG, default=default_lang("sheet"), show_default=True)
 @format_option
+@data_options
 @fail_cleanly
-def l10n_terms(folder, lang, fmt):
+def l10n_terms(folder, lang, fmt, data):
     """How the official files use the glossary's terms, per kind of text (ability, night, jinxes,
     reminders, name, flavor, ui); where the glossary disagrees with them; typos to report upstream.
 
@@ -161,7 +166,7 @@ def l10n_terms(folder, lang, fmt):
         raise InputError(f"no official game file for '{lang}' (game/{lang}.json)", where=str(folder))
     interface = [read_json(folder / part / f"{lang}.json") for part in ("script", "app")
                  if (folder / part / f"{lang}.json").is_file()]
-    rows = term_usage(command_db().glossary.get(lang, []), official_texts(read_json(game), interface))
+    rows = term_usage(command_db(data).glossary.get(lang, []), official_texts(read_json(game), interface))
     if fmt == "json":
         print_json(usage_records(rows))
     else:
@@ -174,8 +179,9 @@ def l10n_terms(folder, lang, fmt):
 @click.argument("field", required=False)
 @click.option("--lang", type=LANG, help="The translation's language (default: the one recording a source, else ko).")
 @click.option("--all", "all_", is_flag=True, help="Stamp every translation (see below).")
+@data_options
 @fail_cleanly
-def l10n_confirm(id_, field, lang, all_):
+def l10n_confirm(id_, field, lang, all_, data):
     """Record that a translation matches its current source text (clears "stale").
 
     ID is a character (name or id) with FIELD (ability, flavor, how_to_run, first_night_reminder, ...),
@@ -195,8 +201,8 @@ def l10n_confirm(id_, field, lang, all_):
     from scriptforge.l10n.provenance import confirm_command, editing_data
     from scriptforge.db.translations import ensure_user_layer
 
-    target = Path(data_dir()) if data_dir() else ensure_user_layer()
-    with editing_data(command_db, target) as db:
+    target = Path(data.data_dir) if data.data_dir else ensure_user_layer()
+    with editing_data(functools.partial(command_db, data), target) as db:
         written, count = confirm_command(db, id_, field, lang, all_, target)
     for path in written:
         echo(f"{path}")
@@ -210,8 +216,9 @@ def l10n_confirm(id_, field, lang, all_):
 @click.option("--format", "fmt", type=click.Choice(["po", "official"]), default="po", show_default=True,
               help="po: every text as a gettext .po file; official: only your corrections (l10n import), "
                    "in the official game/<code>.json layout.")
+@data_options
 @fail_cleanly
-def l10n_export(lang, out, fmt):
+def l10n_export(lang, out, fmt, data):
     """Write a gettext .po file for Weblate, Poedit or pofilter.
 
     msgctxt is the text's key (imp.ability, imp.how_to_run.2, imp.first_night_reminder,
@@ -236,23 +243,25 @@ def l10n_export(lang, out, fmt):
         from scriptforge.text.l10n import corrections_text
 
         mine = user_layer()
-        below = load_database(data_dir(), [p for p in chosen_packs() if p != mine])
-        found = corrections(command_db(), below, lang)
+        below = load_database(Path(data.data_dir) if data.data_dir else None,
+                              [p for p in data.chosen_packs() if p != mine])
+        found = corrections(command_db(data), below, lang)
         if write_output(out, found.as_bytes()):
             echo(corrections_text(found, out))
         return
     # deferred: start-up time
     from scriptforge.l10n.po import export_po
 
-    if write_output(out, export_po(command_db(), lang)):
+    if write_output(out, export_po(command_db(data), lang)):
         echo(f"{out}")
 
 
 @l10n.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--lang", type=LANG, help="The file's language (default: its Language header).")
+@data_options
 @fail_cleanly
-def l10n_import(file, lang):
+def l10n_import(file, lang, data):
     """Read a .po file back into your translations (all or nothing; fuzzy and empty entries skipped).
 
     The texts go into your translation layer in the user data folder, loaded above the built-in
@@ -270,8 +279,8 @@ def l10n_import(file, lang):
     from scriptforge.l10n.provenance import editing_data
     from scriptforge.db.translations import ensure_user_layer
 
-    target = Path(data_dir()) if data_dir() else ensure_user_layer()
-    with editing_data(command_db, target) as db:
+    target = Path(data.data_dir) if data.data_dir else ensure_user_layer()
+    with editing_data(functools.partial(command_db, data), target) as db:
         lang, changes, written = import_po(db, file, lang, target)
     for path in written:
         echo(f"{path}")

@@ -7,8 +7,8 @@ import click
 
 from scriptforge.db.database import load_database
 from scriptforge.db.pack_store import list_packs, packs_dir
-from scriptforge.cli.common import (LANG, chosen_packs, command_db, data_dir, echo, fail_cleanly,
-                                    format_option, print_json)
+from scriptforge.cli.common import (LANG, command_db, data_options, echo, fail_cleanly, format_option,
+                                    print_json)
 
 
 @click.group("import")
@@ -24,8 +24,9 @@ def import_group():
 @click.option("--script", "script_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the almanac's characters as a script in the official JSON format.")
 @click.option("--name", help="Script name for --script when the almanac has no title.")
+@data_options
 @fail_cleanly
-def import_almanac(file, lang, out_dir, script_path, name):
+def import_almanac(file, lang, out_dir, script_path, name, data):
     """Read an almanac text document and write its characters' texts.
 
     Existing files in the output folder keep the fields the almanac does not give.
@@ -38,7 +39,7 @@ def import_almanac(file, lang, out_dir, script_path, name):
     # deferred: start-up time
     from scriptforge.packs.almanac import read_almanac, script_from_almanac, write_almanac
 
-    db = command_db()
+    db = command_db(data)
     almanac = read_almanac(file, lang, db.glossary.get(lang, []))
     script = (script_path, script_from_almanac(almanac, db, name)) if script_path else None
     written = write_almanac(almanac, out_dir or Path("imported") / lang, script)
@@ -62,8 +63,9 @@ def pack():
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Pack folder to write (default: <user data dir>/scriptforge/packs/<name>).")
 @click.option("--lang", type=LANG, help="Language of a translation file among FILES.")
+@data_options
 @fail_cleanly
-def pack_import(files, name, out_dir, lang):
+def pack_import(files, name, out_dir, lang, data):
     """Turn official data files (roles, night sheet, jinxes, translation) into a data pack.
 
     Each file is recognised by its content. A malformed or unrecognised file is refused with its
@@ -77,7 +79,7 @@ def pack_import(files, name, out_dir, lang):
     from scriptforge.packs.install import import_pack
     from scriptforge.text.packs import pack_line
 
-    path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=data_dir(), packs=chosen_packs())
+    path, build = import_pack(files, name=name, out=out_dir, lang=lang, data_dir=data.data_dir, packs=data.chosen_packs())
     for warning in build.warnings:
         echo(f"Warning: {warning}", err=True)
     echo(pack_line(build.manifest, path))

@@ -7,7 +7,7 @@ import click
 from scriptforge.model.rule_sets import rule_set
 from scriptforge.model.records import TEAMS
 from scriptforge.db.database import check_database, check_database_cache
-from scriptforge.cli.common import (LANG, LANGS, chosen_packs, command_db, complete_name, data_dir,
+from scriptforge.cli.common import (LANG, LANGS, command_db, complete_name, data_options,
                                     default_lang, echo, fail_cleanly, format_option, game_option, print_json)
 
 
@@ -17,8 +17,9 @@ from scriptforge.cli.common import (LANG, LANGS, chosen_packs, command_db, compl
 @click.option("--lang", type=LANG, default=default_lang("text"), show_default=True)
 @game_option
 @format_option
+@data_options
 @fail_cleanly
-def list_command(team, edition, lang, game, fmt):
+def list_command(team, edition, lang, game, fmt, data):
     """List characters by team, in sheet order (--game: every role and card of another game).
 
     \b
@@ -34,7 +35,7 @@ def list_command(team, edition, lang, game, fmt):
     # deferred: start-up time
     from scriptforge.text import reference
 
-    db = command_db()
+    db = command_db(data)
     rows = reference.list_rows(db, lang, team, edition)
     if fmt == "json":
         print_json(rows)
@@ -48,8 +49,9 @@ def list_command(team, edition, lang, game, fmt):
               help="One language, or two joined by '+' (ko+en) to show both.")
 @game_option
 @format_option
+@data_options
 @fail_cleanly
-def show(name, lang, game, fmt):
+def show(name, lang, game, fmt, data):
     """Show one character: facts, texts, night reminders and jinxes (--game: a role, card or step).
 
     NAME may be an id, a legacy spelling or an English or Korean name or alias.
@@ -67,7 +69,7 @@ def show(name, lang, game, fmt):
     # deferred: start-up time
     from scriptforge.text import reference
 
-    db = command_db()
+    db = command_db(data)
     ch = db.resolve(name)
     langs = reference.languages(lang)
     if fmt == "json":
@@ -81,8 +83,9 @@ def show(name, lang, game, fmt):
 @click.option("--lang", type=LANGS, default=default_lang("both"), show_default=True,
               help="One language, or two joined by '+' (ko+en) to show both.")
 @format_option
+@data_options
 @fail_cleanly
-def search(text, lang, fmt):
+def search(text, lang, fmt, data):
     """Find characters whose name, alias or ability contains TEXT.
 
     \b
@@ -92,7 +95,7 @@ def search(text, lang, fmt):
     # deferred: start-up time
     from scriptforge.text import reference
 
-    db = command_db()
+    db = command_db(data)
     rows = reference.search_rows(db, text, reference.languages(lang))
     if fmt == "json":
         print_json(rows)
@@ -112,8 +115,9 @@ def db():
 @db.command("check")
 @game_option
 @format_option
+@data_options
 @fail_cleanly
-def db_check(game, fmt):
+def db_check(game, fmt, data):
     """Validate every data file; print counts per team and language; exit 1 on any problem.
 
     With --game, the files of that game (data/games/GAME and the games' shared words) instead.
@@ -127,8 +131,9 @@ def db_check(game, fmt):
         # deferred: start-up time
         from scriptforge.text.reference import check_summary, check_text
 
-        loaded, problems = check_database(data_dir(), chosen_packs())
-        summary = {**check_summary(loaded, problems), "cache": check_database_cache(loaded, data_dir(), chosen_packs())}
+        loaded, problems = check_database(data.data_dir, data.chosen_packs())
+        summary = {**check_summary(loaded, problems),
+                   "cache": check_database_cache(loaded, data.data_dir, data.chosen_packs())}
     else:
         # deferred: start-up time
         from scriptforge.db.games import check_game

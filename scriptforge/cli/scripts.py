@@ -1,12 +1,13 @@
 """Checking scripts: validate, setup, jinxes, night, order."""
 
+import random
 import sys
 
 import click
 
-from scriptforge.cli.common import (LANG, command_db, default_lang, echo, echo_json, fail_cleanly,
-                                    findings_options, findings_selection, format_option, homebrew_option,
-                                    print_json, script_analysis, skip_unknown_option)
+from scriptforge.cli.common import (LANG, command_db, data_options, default_lang, echo, echo_json, fail_cleanly,
+                                    findings_options, findings_selection, format_option, print_json,
+                                    script_analysis, skip_unknown_option)
 
 
 @click.command()
@@ -17,9 +18,9 @@ from scriptforge.cli.common import (LANG, command_db, default_lang, echo, echo_j
               help="Files checked at a time, by forked worker processes that share the loaded database "
                    "(results still in input order).")
 @findings_options
-@homebrew_option
+@data_options(homebrew=True)
 @fail_cleanly
-def validate(scripts, fmt, jobs):
+def validate(scripts, fmt, jobs, select, ignore, data):
     """Check scripts (official JSON; "-" reads stdin; a folder: its *.json files): schema, setup
     counts, jinxes, names.
 
@@ -36,8 +37,8 @@ def validate(scripts, fmt, jobs):
     from scriptforge.text.scripts import Tally, findings_document, report_line
     from scriptforge.scripts.analysis import validate_files
 
-    chosen = findings_selection("script")
-    db = command_db()
+    chosen = findings_selection(select, ignore, "script")
+    db = command_db(data)
     tally = Tally()
     reports = (_said(tally.count(report)) for report in validate_files(scripts, db, chosen, jobs))
     if fmt == "json":
@@ -67,11 +68,16 @@ def _said(report):
 @click.option("--lang", type=LANG, default=default_lang("text"), show_default=True)
 @click.option("--bags", "list_bags", is_flag=True,
               help="With --format json: list every count's bags (one count with --players lists them anyway).")
+@click.option("--draw", is_flag=True, help="With --players: propose one legal bag at random, and the `kit` "
+                                           "command that prints its game.")
+@click.option("--seed", type=int, help="With --draw: the same seed draws the same bag. Default: a new one, printed.")
+@click.option("--bag", "hand", multiple=True, metavar="IDS",
+              help="With --players: check a bag chosen by hand (ids or names, comma-separated or repeated).")
 @format_option
-@homebrew_option
+@data_options(homebrew=True)
 @skip_unknown_option
 @fail_cleanly
-def setup(script, players, travellers, lang, list_bags, fmt):
+def setup(script, players, travellers, lang, list_bags, draw, seed, hand, fmt, skip_unknown, data):
     """Show the character counts per player count, from every legal bag of the script's setup characters.
 
     \b
@@ -79,13 +85,16 @@ def setup(script, players, travellers, lang, list_bags, fmt):
         scriptforge setup examples/fang-gu-zealot.json --players 9 --format json
         scriptforge setup examples/fang-gu-zealot.json --format json --bags
         scriptforge setup examples/fang-gu-zealot.json --players 7 --travellers 2 --lang ko
+        scriptforge setup examples/fang-gu-zealot.json --players 11 --draw --seed 4
     """
     # deferred: start-up time
     from scriptforge.text.scripts import setup_document, setup_text
 
-    db = command_db()
-    analysis = script_analysis(script, db)
+    db = command_db(data)
+    analysis = script_analysis(script, db, skip_unknown)
     rows = [row for row in analysis.setup if players in (None, row.players)]
+    if draw or hand:
+        return _bag(script, analysis, rows, players, seed, hand, lang, fmt)
     if fmt == "json":
         tables = setup_document(analysis, rows, travellers, bags=list_bags or players is not None)
         print_json(tables[0] if players else tables)
@@ -97,10 +106,10 @@ def setup(script, players, travellers, lang, list_bags, fmt):
 @click.argument("script")
 @click.option("--lang", type=LANG, default=default_lang("text"), show_default=True)
 @format_option
-@homebrew_option
+@data_options(homebrew=True)
 @skip_unknown_option
 @fail_cleanly
-def jinxes(script, lang, fmt):
+def jinxes(script, lang, fmt, skip_unknown, data):
     """List the jinxed pairs on a script and whether the Djinn is needed.
 
     \b
@@ -110,7 +119,7 @@ def jinxes(script, lang, fmt):
     # deferred: start-up time
     from scriptforge.text.scripts import jinxes_text
 
-    analysis = script_analysis(script, command_db())
+    analysis = script_analysis(script, command_db(data), skip_unknown)
     if fmt == "json":
         print_json(analysis.jinxes.as_dict(lang))
     else:
@@ -122,10 +131,10 @@ def jinxes(script, lang, fmt):
 @click.option("--players", type=click.IntRange(5, 20), help="Player count; below 7, no Minion and Demon info.")
 @click.option("--lang", type=LANG, default=default_lang("text"), show_default=True)
 @format_option
-@homebrew_option
+@data_options(homebrew=True)
 @skip_unknown_option
 @fail_cleanly
-def night(script, players, lang, fmt):
+def night(script, players, lang, fmt, skip_unknown, data):
     """Show the first-night and other-nights order with the storyteller's reminders.
 
     _meta.firstNight/otherNight in the script replace the official order; homebrew characters
@@ -138,7 +147,7 @@ def night(script, players, lang, fmt):
     # deferred: start-up time
     from scriptforge.text.scripts import night_text
 
-    analysis = script_analysis(script, command_db(), players=players)
+    analysis = script_analysis(script, command_db(data), skip_unknown, players=players)
     if fmt == "json":
         print_json(analysis.night.as_dict(lang))
     else:
@@ -150,10 +159,10 @@ def night(script, players, lang, fmt):
 @click.option("--keep-order", is_flag=True, help="Keep the author's order instead of the sheet order.")
 @click.option("--lang", type=LANG, default=default_lang("text"), show_default=True)
 @format_option
-@homebrew_option
+@data_options(homebrew=True)
 @skip_unknown_option
 @fail_cleanly
-def order(script, keep_order, lang, fmt):
+def order(script, keep_order, lang, fmt, skip_unknown, data):
     """Print the script's characters in sheet order (by team, official order, homebrew by rule).
 
     \b
@@ -163,9 +172,34 @@ def order(script, keep_order, lang, fmt):
     # deferred: start-up time
     from scriptforge.text.scripts import order_text
 
-    db = command_db()
-    chars = script_analysis(script, db, keep_order=keep_order).characters
+    db = command_db(data)
+    chars = script_analysis(script, db, skip_unknown, keep_order=keep_order).characters
     if fmt == "json":
         print_json([{"id": c.id, "team": c.team, "name": c.name(lang), "homebrew": c.homebrew} for c in chars])
     else:
         echo(order_text(chars, db, lang))
+
+
+def _bag(script, analysis, rows, players, seed, hand, lang, fmt):
+    """`setup --draw` and `setup --bag`: one bag, drawn or checked."""
+    # deferred: start-up time
+    from scriptforge.rules.bags import bag_problem, draw_bag
+    from scriptforge.scripts.selection import named_characters
+    from scriptforge.text.scripts import bag_lines
+
+    if players is None or not rows:
+        raise click.UsageError("--draw and --bag are for one game: give --players N (5-15)")
+    if hand:
+        ids = [ch.id for ch in named_characters(analysis.characters, hand, analysis.db, option="--bag", teams=False)]
+        problem = bag_problem(rows[0], analysis.characters, ids)
+    else:
+        seed = random.SystemRandom().randrange(10_000) if seed is None else seed
+        ids, problem = draw_bag(rows[0], analysis.characters, random.Random(seed)), None
+        if ids is None:
+            raise click.ClickException(f"{script}: no legal bag for {players} players can be filled from this script")
+    if fmt == "json":
+        print_json({"players": players, "bag": ids, "seed": None if hand else seed, "legal": problem is None,
+                    **({"problem": problem} if problem else {})})
+    else:
+        echo("\n".join(bag_lines(ids, analysis.characters, analysis.db, lang, str(script), players, None if hand else seed, problem)))
+    sys.exit(1 if problem else 0)

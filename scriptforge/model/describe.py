@@ -7,6 +7,7 @@ data/games/<lang>/ui.yaml `conditions`.
 """
 
 from collections.abc import Callable
+import re
 from typing import TYPE_CHECKING
 
 from scriptforge.model.records import COUNT_KEYS, SetupEffect
@@ -161,3 +162,20 @@ def ability_conditions(gdb: "GameDatabase", role: "Role", lang: str) -> list[str
     if role.count:
         out.insert(0, words["count"].format(n=role.count))
     return out
+
+
+# An overview that opens by quoting the ability: the quote ends at the first closing quote mark
+# after a sentence end (."  ]”  .)") — quotes inside it ("mad") are kept.
+_OPENING_QUOTE = re.compile(r'^(\s*)(["“])(.+?[.!?\])。])(["”])(?=\s|$)', re.S)
+
+
+def quote_ability(overview: str, ability: str) -> str:
+    """`overview` with its opening quotation of the ability replaced by `ability` (the text the
+    page or the terminal prints above it, which may be the official wording: the seeds quote
+    their own, older one), the rest of the prose untouched."""
+    match = _OPENING_QUOTE.match(overview)
+    if not match or not ability:
+        return overview
+    lead, opening, _, closing = match.groups()
+    return f"{lead}{opening}{ability}{closing}{overview[match.end():]}"
+

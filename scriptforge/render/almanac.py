@@ -14,12 +14,11 @@ needed it.
 """
 
 from collections import Counter
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scriptforge.scripts.analysis import Analysis
-from scriptforge.model.describe import effect_text
+from scriptforge.model.describe import effect_text, quote_ability
 from scriptforge.model.languages import default, split_pair, translation_source
 from scriptforge.model.records import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
 from scriptforge.render.views import TEAM_COLOURS, Footer, Icon, PrintOptions, SheetView, labels_for, make_view
@@ -109,11 +108,17 @@ class AlmanacView:
     scale: float = 1.0
     sheet_scale: float = 1.0  # the character sheet's text size, smaller where it would not fit its page
     sheet_only: bool = False  # lay out the character sheet alone (to find sheet_scale)
+    pages_only: bool = False  # the character pages alone, without cover, sheet and closing pages (a game kit)
     art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
 
     @property
     def footer(self) -> Footer | None:
         return self.sheet.footer
+
+    @property
+    def page_ids(self) -> set[str]:
+        """The characters with a page here (the closing night order refers to their pages only)."""
+        return {page.id for page in self.characters}
 
     @property
     def font_scale(self) -> float:
@@ -169,21 +174,6 @@ def _sections(ch: Character, lang: str, labels: dict) -> list[Section]:
     return out
 
 
-# An overview that opens by quoting the ability: the quote ends at the first closing quote mark
-# after a sentence end (."  ]”  .)") — quotes inside it ("mad") are kept.
-_OPENING_QUOTE = re.compile(r'^(\s*)(["“])(.+?[.!?\])。])(["”])(?=\s|$)', re.S)
-
-
-def quote_ability(overview: str, ability: str) -> str:
-    """`overview` with its opening quotation of the ability replaced by `ability` (the text the
-    page prints above it, which may be the official wording), the rest of the prose untouched."""
-    match = _OPENING_QUOTE.match(overview)
-    if not match or not ability:
-        return overview
-    lead, opening, _, closing = match.groups()
-    return f"{lead}{opening}{ability}{closing}{overview[match.end():]}"
-
-
 def _reminder_tokens(ch: Character, db, lang: str) -> str | None:
     tokens = (*ch.reminders, *ch.reminders_global)
     if not tokens:
@@ -225,9 +215,10 @@ def _facts(ch: Character, db, lang: str, labels: dict, order, sheet: SheetView, 
 
 
 def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = "a4",
-                 options: PrintOptions = PrintOptions()) -> AlmanacView:
+                 options: PrintOptions = PrintOptions(), pages: "list[str] | None" = None) -> AlmanacView:
     """The almanac of the analysed script in `lang` (ko, en or ko+en) on `paper` (a4 or letter),
-    its character sheet and closing page laid out as `options` say."""
+    its character sheet and closing page laid out as `options` say; with `pages`, only those
+    characters' pages (the cover's sheet still shows the whole script)."""
     script, db, order = analysis.script, analysis.db, analysis.night
     text_lang, _ = split_pair(lang)
     sheet = make_view(analysis, lang, paper, back=True, options=options)
@@ -236,15 +227,16 @@ def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = 
     team_titles = {t: db.team_name(t, text_lang) for t in TEAM_COLOURS}
     editions = db.word_table(text_lang, "editions")
 
-    pages, fallback = [], []
-    for ch in analysis.characters:
+    chosen = [ch for ch in analysis.characters if pages is None or ch.id in pages]
+    pages_out, fallback = [], []
+    for ch in chosen:
         card = views[ch.id]
         sections = _sections(ch, text_lang, labels)
         facts = _facts(ch, db, text_lang, labels, order, sheet, views)
         used_other = any(s.fallback for s in sections) or any(f.fallback for f in facts)
         if used_other:
             fallback.append(card.name)
-        pages.append(CharacterPage(
+        pages_out.append(CharacterPage(
             id=ch.id, anchor=f"character-{ch.id}", team=ch.team, team_title=team_titles.get(ch.team, ch.team),
             colour=TEAM_COLOURS.get(ch.team, "#555555"), name=card.name, icon=card.icon,
             second_name=card.second_name, edition=_edition(editions.get(ch.edition, ch.edition), team_titles.get(ch.team)),
@@ -252,14 +244,14 @@ def almanac_view(analysis: Analysis, lang: str = default("sheet"), paper: str = 
             facts=facts, fallback=used_other, homebrew=ch.homebrew))
 
     contents = [ContentsEntry("sheet", sheet.title or labels["script"], level=0)]
-    contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages]
+    contents += [ContentsEntry(p.anchor, p.name, p.second_name, p.team, p.colour) for p in pages_out]
     contents.append(ContentsEntry("closing", labels["night_order"], level=0))
 
     description = script.meta.get("description") if isinstance(script.meta, dict) else None
     return AlmanacView(
         lang=lang, html_lang=text_lang, paper=paper, title=sheet.title, author=sheet.author,
         byline=sheet.byline, description=description.strip() if isinstance(description, str) and description.strip()
-        else None, labels=labels, sheet=sheet, contents=contents, characters=pages, fallback=fallback,
+        else None, labels=labels, sheet=sheet, contents=contents, characters=pages_out, fallback=fallback,
         other_lang=translation_source(text_lang, db.languages) or text_lang)
 
 

@@ -39,7 +39,9 @@ from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missin
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
 from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
 from scriptforge.render.weasy import html_document, with_margin_boxes
-from scriptforge.render.writing import PNG_DPI, Rendered, captured_weasyprint_warnings, output, unique
+from scriptforge.render.choices import PNG_DPI
+from scriptforge.render.options import PrintSettings
+from scriptforge.render.writing import Rendered, captured_weasyprint_warnings, output, unique
 
 
 @dataclass
@@ -62,6 +64,13 @@ class Renderer:
         self.fonts = Fonts()
         self.templates = Templates()
         self.dpi = dpi  # of PNG output
+
+    @classmethod
+    def for_settings(cls, settings: PrintSettings, packs: Sequence[Path] = (), *, dpi: int = PNG_DPI) -> "Renderer":
+        """A Renderer for a printing command's `settings` (`dpi`: the output's default where the
+        settings chose none)."""
+        return cls(allow_network=settings.allow_network, icons_dir=settings.icons_dir, dpi=settings.dpi or dpi,
+                   fetch_seconds=settings.fetch_seconds, packs=packs, system_fonts=settings.system_fonts)
 
     # -- HTML and layout ------------------------------------------------------------------
 

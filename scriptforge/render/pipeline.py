@@ -6,7 +6,7 @@ user files and writes outputs; `render/` turns views into bytes and touches no s
 """
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 import gc
 from pathlib import Path
 import shutil
@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from scriptforge.scripts.analysis import analyse
 from scriptforge.io.batch import Failure, attempt, can_fork
 from scriptforge.io.errors import InputError
-from scriptforge.model.languages import default
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.typefaces import require_printable
-from scriptforge.render.views import PrintOptions, make_view
+from scriptforge.render.options import PrintSettings
+from scriptforge.render.views import make_view
 from scriptforge.model.rule_sets import SCRIPTED_GAME
 from scriptforge.scripts.schema import length_findings
+from scriptforge.scripts.selection import CharacterChoice, chosen_characters
 from scriptforge.scripts.script import Script, read_script, refuse_unknown
 from scriptforge.io.userfiles import reserved_name
 
@@ -39,6 +40,7 @@ class BuildResult:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     analysis: Any = None  # the script's Analysis, with build(keep_analysis=True) (scriptforge.render.watch)
+    parts: list[Path] = field(default_factory=list)  # build_kit(split=True): each part's own file
 
 
 def script_files(paths) -> list[Path]:
@@ -96,27 +98,32 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
     return script
 
 
-def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-          paper: str = "a4", fmt: str = "pdf", back: bool = False, night: bool = False, sheet: bool = True,
-          skip_unknown: bool = False, keep_analysis: bool = False,
-          options: PrintOptions = PrintOptions(), durable: bool = True) -> BuildResult:
+def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+          settings: PrintSettings = PrintSettings(), back: bool = False, night: bool = False, sheet: bool = True,
+          skip_unknown: bool = False, keep_analysis: bool = False, durable: bool = True,
+          choice: CharacterChoice = CharacterChoice()) -> BuildResult:
     """Read one script, render it and write the output(s) to `target` (see `_resolved`); a script
     naming unknown characters is refused unless `skip_unknown` (then they are left out with a warning).
-    With `keep_analysis` the result keeps the script's Analysis. `options`: the layout (columns,
-    compact, font size, player table, the night's player count, Teensyville). `durable=False`
-    writes without waiting for the disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
+    With `keep_analysis` the result keeps the script's Analysis. `settings`: language, paper,
+    format (pdf where None) and the layout (columns, compact, font size, player table, the night's
+    player count, Teensyville). `choice` (scripts.selection): the night order of the back page and
+    night pages keeps only those characters' steps. `durable=False` writes without waiting for the
+    disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
+    lang, fmt = settings.lang, settings.fmt or "pdf"
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
-    options = options.for_script(script)
+    options = settings.layout.for_script(script)
     analysis = analyse(script, db, players=options.night_players)
     if keep_analysis:
         result.analysis = analysis
     if back or night:  # a night order printed from a broken _meta list: said, as validate says it
         result.warnings += analysis.night_order_warnings()
-    view = make_view(analysis, lang, paper, sheet=sheet, back=back, night=night, options=options)
+    in_play = {ch.id for ch in chosen_characters(analysis.characters, choice, db)} if choice else None
+    view = make_view(analysis, lang, settings.paper, sheet=sheet, back=back, night=night, options=options,
+                     in_play=in_play)
     if view.fallbacks:
         result.warnings.append(f"{len(view.fallbacks)} text(s) have no '{view.html_lang}' text and are printed "
                                f"in another language, marked {', '.join(view.fallback_tags)}: "
@@ -228,21 +235,25 @@ def _build_in_worker(path: Path) -> BuildResult | Failure:
     return attempt(lambda p: make(p, db, renderer, target=targets, **options), path)
 
 
-def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-                  paper: str = "a4", fmt: str = "pdf", skip_unknown: bool = False,
-                  options: PrintOptions = PrintOptions()) -> BuildResult:
+def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+                  settings: PrintSettings = PrintSettings(), skip_unknown: bool = False,
+                  choice: CharacterChoice = CharacterChoice()) -> BuildResult:
     """Read one script, render its almanac and write it to `target` (see `_resolved`); a script
-    naming unknown characters is refused unless `skip_unknown`; `options` as for `build`."""
+    naming unknown characters is refused unless `skip_unknown`; `settings` as for `build`;
+    `choice` (scripts.selection): the character pages printed (the cover sheet stays whole)."""
     # deferred: start-up time
     from scriptforge.render.almanac import almanac_view, fallback_warning, render_almanac
 
+    lang, fmt = settings.lang, settings.fmt or "pdf"
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     result.warnings += renamed_warning(script_path, target)
-    options = options.for_script(script)
-    view = almanac_view(analyse(script, db, players=options.night_players), lang, paper, options)
+    options = settings.layout.for_script(script)
+    analysis = analyse(script, db, players=options.night_players)
+    pages = [ch.id for ch in chosen_characters(analysis.characters, choice, db)] if choice else None
+    view = almanac_view(analysis, lang, settings.paper, options, pages=pages)
     note = fallback_warning(view)
     if note:
         result.warnings.append(note)
@@ -256,22 +267,26 @@ def build_almanac(script_path: Path, db, renderer: Renderer, *, target: Path | T
     return result
 
 
-def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets, lang: str = default("sheet"),
-                 paper: str = "a4", fmt: str = "pdf", only: tuple[str, ...] = (), new_only: bool = False,
+def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+                 settings: PrintSettings = PrintSettings(), choice: CharacterChoice = CharacterChoice(),
                  token_options=None, skip_unknown: bool = False) -> BuildResult:
     """Read one script, render its token sheets (cover page, character and reminder tokens) and
     write them to `target` (see `_resolved`); `token_options`: a ``render.tokens.TokenOptions``
-    (sizes, bleed, mirror)."""
+    (sizes, bleed, mirror); `choice`: the characters (scripts.selection); `settings`: language,
+    paper and format (the sheets' layout options are refused: tokens have no rows or nights)."""
     # deferred: start-up time
     from scriptforge.render.tokens import TokenOptions, render_tokens, tokens_view
     from scriptforge.scripts.tokens import token_set
 
+    lang, paper, fmt = settings.lang, settings.paper, settings.fmt or "pdf"
+    if settings.layout.changed():
+        raise InputError(f"{', '.join(settings.layout.changed())}: for sheets, night sheets and almanacs, not tokens")
     require_printable(lang, fmt, renderer.system_fonts)
     script = read_printable_script(script_path, db)
     target = _resolved(target, script_path, script)
     result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
     analysis = analyse(script, db)
-    view = tokens_view(analysis, token_set(analysis, only, new_only), lang, paper, token_options or TokenOptions())
+    view = tokens_view(analysis, token_set(analysis, choice), lang, paper, token_options or TokenOptions())
     base_dir = Path(script_path).resolve().parent if str(script_path) != "-" else None
     rendered = render_tokens(view, renderer, fmt, base_dir)
     result.warnings.extend(rendered.warnings)
@@ -280,13 +295,12 @@ def build_tokens(script_path: Path, db, renderer: Renderer, *, target: Path | Ta
     return result
 
 
-def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: str = default("sheet"), paper: str = "a4",
-               fmt: str = "pdf", sheet: bool = True, night: bool = False, scripts=(), back: bool = False,
-               icons_dir=None, options: PrintOptions = PrintOptions()) -> BuildResult:
+def build_game(game: str, renderer: Renderer, *, out: Path | None = None, settings: PrintSettings = PrintSettings(),
+               sheet: bool = True, night: bool = False, scripts=(), back: bool = False) -> BuildResult:
     """Render a game's reference sheet and/or moderator's sheet and write the output(s).
 
-    `scripts`, `back`, `icons_dir` and print `options` other than the defaults belong to Blood on
-    the Clocktower scripts; given with a game they are a user mistake (InputError).
+    `scripts`, `back`, `settings.icons_dir` and layout options other than the defaults belong to
+    Blood on the Clocktower scripts; given with a game they are a user mistake (InputError).
     """
     # deferred: start-up time
     from scriptforge.db.games import load_game
@@ -295,9 +309,9 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     if scripts:
         raise InputError(f"--game {game} takes no script files (got {scripts[0]}); "
                          f"drop them, or use --game {SCRIPTED_GAME} to render scripts")
-    changed = [f"--{f.name.replace('_', '-')}" for f in fields(PrintOptions)
-               if getattr(options, f.name) != getattr(PrintOptions(), f.name)]
-    for flag, value in (("--back", back), ("--icons", icons_dir), (", ".join(changed), changed)):
+    lang, paper, fmt = settings.lang, settings.paper, settings.fmt or "pdf"
+    changed = settings.layout.changed()
+    for flag, value in (("--back", back), ("--icons", settings.icons_dir), (", ".join(changed), changed)):
         if value:
             raise InputError(f"{flag} is for Blood on the Clocktower scripts, not --game {game}")
     view = game_view(load_game(game), lang, paper, sheet=sheet, night=night)
@@ -308,4 +322,41 @@ def build_game(game: str, renderer: Renderer, *, out: Path | None = None, lang: 
     result.warnings.extend(rendered.warnings)
     result.pages = rendered.pages
     result.written = write_rendered(rendered, output_target(Path(game), out, fmt, False, suffix))
+    return result
+
+
+def build_kit(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
+              settings: PrintSettings = PrintSettings(), bag: tuple[str, ...] = (),
+              choice: CharacterChoice = CharacterChoice(), split: bool = False, skip_unknown: bool = False,
+              token_options=None) -> BuildResult:
+    """Read one script and write its game kit (render.kit) for `settings.layout.players` players
+    and the `bag` dealt: one PDF (or PNG pages) at `target`, and with `split` also one file per
+    part beside it (<target>-sheet.pdf, -night, -tokens, -almanac)."""
+    # deferred: start-up time
+    from scriptforge.render.kit import bag_of, combined, render_kit
+
+    lang, fmt = settings.lang, settings.fmt or "pdf"
+    if fmt == "html":
+        raise InputError("a kit is printed as PDF or PNG pages: its parts are separate documents, not one HTML page")
+    players = settings.layout.players
+    if players is None:
+        raise InputError("a kit is for one game: give --players N (5-20)")
+    require_printable(lang, fmt, renderer.system_fonts)
+    script = read_printable_script(script_path, db)
+    target = _resolved(target, script_path, script)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
+    options = settings.layout.for_script(script)
+    analysis = analyse(script, db, players=options.night_players)
+    in_play = bag_of(analysis, bag, players, result.warnings)
+    parts = render_kit(analysis, renderer, lang=lang, paper=settings.paper, options=options, in_play=in_play,
+                       choice=choice, base_dir=script_folder(script_path), token_options=token_options)
+    whole = combined(parts, fmt, renderer.dpi)
+    result.warnings.extend(whole.warnings)
+    result.pages = whole.pages
+    result.written = write_rendered(whole, target)
+    if split and fmt == "pdf" and str(target) != "-":
+        for part in parts:
+            own = Path(target).with_name(f"{Path(target).stem}-{part.name}{Path(target).suffix}")
+            result.parts += write_rendered(part.rendered, own)
     return result

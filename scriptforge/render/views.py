@@ -21,8 +21,8 @@ from scriptforge.model.records import COUNT_KEYS, NIGHT_REMINDER_FIELDS, NIGHTS,
 from scriptforge.db.pack_sources import stale_units
 from scriptforge.db.pack_store import OFFICIAL
 from scriptforge.render.measure import NameColumn, name_column
-from scriptforge.rules.script_kind import is_teensyville
-from scriptforge.scripts.script import Script
+from scriptforge.render.choices import COLUMNS, FONT_SIZES, TEENSY_PLAYERS
+from scriptforge.render.options import PrintOptions
 
 STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
                 "demoninfo": TEAM_COLOURS["demon"], "dawn": "#c07a12"}
@@ -30,50 +30,6 @@ STEP_COLOURS = {"dusk": "#4a4f5c", "minioninfo": TEAM_COLOURS["minion"],
 BADGE_COLOURS = {**TEAM_COLOURS, **STEP_COLOURS}
 EXTRA_TEAMS = ("traveller", "fabled", "loric")
 _NOT_FIRST_NIGHT = re.compile(r"\*")
-
-#: --font-size: the text size against today's (9 pt at 100 %); the fitting shrinks from there.
-FONT_SIZES = {"normal": 1.0, "large": 1.15}
-COLUMNS = (1, 2)
-#: The players a Teensyville layout is for (fewer than 7: no Minion and Demon info at night).
-TEENSY_PLAYERS = (5, 6)
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """How a script is laid out on paper (the official script tool's print settings); the
-    defaults are scriptforge's own look.
-
-    - ``columns``: the character rows in 1 or 2 columns;
-    - ``compact``: tighter rows, smaller badges and headings (more fits at full text size);
-    - ``font_size``: a key of FONT_SIZES;
-    - ``player_table``: the 5–15 player-count table on the back page and the almanac's last page;
-    - ``players``: the player count the night order is for (below 7: no Minion or Demon info);
-    - ``teensy``: the Teensyville layout (player table for 5–6 players, nights without Minion and
-      Demon info, the script type named under the title); None: decided by the script
-      (``rules.script_kind.is_teensyville``).
-    """
-
-    columns: int = 1
-    compact: bool = False
-    font_size: str = "normal"
-    player_table: bool = True
-    players: int | None = None
-    teensy: bool | None = None
-
-    def for_script(self, script: Script) -> "PrintOptions":
-        """These options with `teensy` decided for `script` where it was left open."""
-        if self.teensy is not None:
-            return self
-        return replace(self, teensy=is_teensyville(script.meta, script.characters))
-
-    @property
-    def night_players(self) -> int | None:
-        """The player count the night order is computed for: `players`, else a Teensyville
-        game's (6: no Minion or Demon info), else None (every step)."""
-        if self.players is not None:
-            return self.players
-        return max(TEENSY_PLAYERS) if self.teensy else None
-
 
 @dataclass
 class Icon:
@@ -456,7 +412,8 @@ def _team_title(labels: dict, team: str) -> str:
 
 def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4",
                options: PrintOptions = PrintOptions()) -> SheetView:
-    """The character sheet of the analysed script, characters in sheet order."""
+    """The character sheet of the analysed script, characters in sheet order; `options` already
+    decided for the script (`PrintOptions.for_script`, as `make_view` does)."""
     script, db = analysis.script, analysis.db
     lang, _ = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
@@ -482,7 +439,6 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
             jinx_views.append(JinxView(first=views[a], second=views[b], text=text or "", lang_tag=tag))
 
     star = any(_NOT_FIRST_NIGHT.search(v.ability) for v in views.values())
-    options = options.for_script(script)
     return SheetView(
         lang=sheet_lang,
         html_lang=lang,
@@ -512,9 +468,10 @@ def sheet_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: st
 # -- nights ----------------------------------------------------------------------------------
 
 
-def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
+def night_views(analysis: Analysis, sheet_lang: str, in_play: "set[str] | None" = None) -> list[NightView]:
     """The two nights of the analysed script's night order (steps dusk, minion info, demon info
-    and dawn included) as lists of steps with icon, name and reminder text."""
+    and dawn included) as lists of steps with icon, name and reminder text; with `in_play` (a
+    game's characters), only their steps and the game's own (dusk, Minion and Demon info, dawn)."""
     db, order = analysis.db, analysis.night
     lang, second = split_pair(sheet_lang)
     labels = labels_for(db, sheet_lang)
@@ -524,6 +481,8 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
         steps = []
         for item_id in order.order(night):
             entry = order.entries[item_id]
+            if in_play is not None and entry.step is None and item_id not in in_play:
+                continue
             text = entry.reminder(night, lang) or ""
             used = entry.reminder_lang(night, lang)
             tag = (lang_tag(used, lang) or (old if used == lang and f"{item_id}.{NIGHT_REMINDER_FIELDS[night]}" in stale
@@ -549,15 +508,17 @@ def night_views(analysis: Analysis, sheet_lang: str) -> list[NightView]:
 
 
 def make_view(analysis: Analysis, sheet_lang: str = default("sheet"), paper: str = "a4", *, sheet: bool = True,
-              back: bool = False, night: bool = False, options: PrintOptions = PrintOptions()) -> SheetView:
+              back: bool = False, night: bool = False, options: PrintOptions = PrintOptions(),
+              in_play: "set[str] | None" = None) -> SheetView:
     """The whole printable view of a script: sheet, and optionally back page and night pages,
     laid out as `options` say (the night order is the analysis's: `analyse(..., players=
-    options.night_players)` gives the night for a player count or a Teensyville game)."""
+    options.night_players)` gives the night for a player count or a Teensyville game); with
+    `in_play`, the nights keep only those characters' steps (see `night_views`)."""
     options = options.for_script(analysis.script)
     view = sheet_view(analysis, sheet_lang, paper, options)
     view.show_sheet = sheet
     if night or back:
-        nights = night_views(analysis, sheet_lang)
+        nights = night_views(analysis, sheet_lang, in_play)
         if night:
             view.nights = nights
         if back:
@@ -632,10 +593,10 @@ def back_view(analysis: Analysis, sheet_lang: str, nights: list[NightView],
               options: PrintOptions = PrintOptions()) -> dict:
     """The back page: the 5-15 player setup table (the base count, and beside it the range over
     every legal bag where the setup characters change it; a Teensyville layout's for 5 and 6
-    players; none without `options.player_table`) and a compact night order."""
+    players; none without `options.player_table`) and a compact night order; `options` as for
+    `sheet_view`."""
 
     labels = labels_for(analysis.db, sheet_lang)
-    options = options.for_script(analysis.script)
     rows = [row for row in analysis.setup if not options.teensy or row.players in TEENSY_PLAYERS] \
         if options.player_table else []
     teams = [(t, COUNT_KEYS[t]) for t in PLAYER_TEAMS]

@@ -19,12 +19,10 @@ import os
 import io
 
 from scriptforge.io.errors import InputError
-
+from scriptforge.render.choices import PNG_DPI
 from scriptforge.render.pages import without_fit_anchors
 from scriptforge.render.views import WORD_JOINER
 
-FORMATS = ("pdf", "html", "png")
-PNG_DPI = 150
 # The most pixels one PNG page may have: an A4 or Letter page at 600 dpi (35 million) renders in
 # about 300 MiB; a page at 1200 dpi (140 million) took 1.56 GB.
 PNG_PIXEL_BUDGET = 40_000_000
@@ -40,6 +38,7 @@ class Rendered:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     fitted: list = field(default_factory=list)
+    docs: list = field(default_factory=list)  # the laid-out WeasyPrint Documents (PDF and PNG output)
 
 
 def pdf_bytes(docs: list) -> bytes:
@@ -101,7 +100,7 @@ def output(docs: list, fmt: str, warnings: list[str], dpi: int = PNG_DPI, fitted
     pdf = pdf_bytes(docs)
     files = [(".pdf", pdf)] if fmt == "pdf" else pdf_to_png(pdf, dpi)
     return Rendered(files=files, pages=sum(len(d.pages) for d in docs), warnings=unique(warnings),
-                    fitted=list(fitted or []))
+                    fitted=list(fitted or []), docs=list(docs))
 
 
 class _Collect(logging.Handler):

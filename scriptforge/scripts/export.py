@@ -148,7 +148,7 @@ _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif
 _PICTURE_BYTES = 2_000_000  # a local picture embedded as a data: URI (a character icon is tens of KB)
 
 
-def _keep_unplaced_reminders(obj: dict[str, Any], reminders: dict[str, str]) -> None:
+def _keep_unplaced_reminders(obj: dict[str, Any], reminders: dict[str, str | None]) -> None:
     """A homebrew character's night reminder where it has no number: a `_meta.firstNight`/
     `otherNight` list places it, and the reminder is what the night sheet prints there."""
     for spelling in NIGHT_TABLE:

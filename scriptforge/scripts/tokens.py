@@ -17,12 +17,8 @@ tokens follow their characters.
 from dataclasses import dataclass, field
 
 from scriptforge.scripts.analysis import Analysis
-from scriptforge.io.errors import InputError
-from scriptforge.model.records import TEAMS, Character
-from scriptforge.model.ids import normalize_id
-
-#: The editions of the boxed game, in the box's order (the `edition` ids of the official data).
-BOXED_EDITIONS = ("tb", "bmr", "snv")
+from scriptforge.model.records import Character
+from scriptforge.scripts.selection import BOXED_EDITIONS, CharacterChoice, chosen_characters, is_boxed, is_new, known_ids
 
 
 @dataclass(frozen=True)
@@ -57,37 +53,16 @@ def reminder_tokens(ch: Character) -> list[ReminderToken]:
     return [ReminderToken(ch, t) for t in ch.reminders] + [ReminderToken(ch, t, True) for t in ch.reminders_global]
 
 
-def is_boxed(ch: Character) -> bool:
-    return not ch.homebrew and ch.edition in BOXED_EDITIONS
-
-
-def token_set(analysis: Analysis, only: tuple[str, ...] = (), new_only: bool = False) -> TokenSet:
-    """The tokens of the analysed script, in sheet order; `only` (teams, ids or names) and
-    `new_only` (leave out the boxed editions' characters) choose characters."""
+def token_set(analysis: Analysis, choice: CharacterChoice = CharacterChoice(),
+              in_play: "list[str] | None" = None) -> TokenSet:
+    """The tokens of the analysed script, in sheet order, of the characters `choice` keeps (see
+    scripts.selection); with `in_play` (a game's bag), only those characters' tokens."""
     characters = list(analysis.characters)
     boxed = {edition: [ch for ch in characters if is_boxed(ch) and ch.edition == edition] for edition in BOXED_EDITIONS}
-    new = [ch for ch in characters if not is_boxed(ch)]
-    chosen = _chosen(characters, only, analysis) if only else characters
-    if new_only:
-        chosen = [ch for ch in chosen if not is_boxed(ch)]
+    known = known_ids(choice.known, analysis.db) if choice.known else None
+    new = [ch for ch in characters if is_new(ch, known)]
+    chosen = chosen_characters(characters, choice, analysis.db)
+    if in_play is not None:
+        chosen = [ch for ch in chosen if ch.id in in_play]
     return TokenSet(characters=chosen, reminders=[r for ch in chosen for r in reminder_tokens(ch)],
-                    boxed={e: chars for e, chars in boxed.items() if chars}, new=new, new_only=new_only)
-
-
-def _chosen(characters: list[Character], only: tuple[str, ...], analysis: Analysis) -> list[Character]:
-    """The characters `only` names: a team keeps its characters, anything else one character."""
-    items = [part.strip() for value in only for part in value.split(",") if part.strip()]
-    teams = {item for item in items if item in TEAMS}
-    ids: set[str] = set()
-    on_script = {ch.id for ch in characters}
-    for item in items:
-        if item in teams:
-            continue
-        if item in on_script or normalize_id(item) in on_script:
-            ids.add(item if item in on_script else normalize_id(item))
-            continue
-        found = [ch.id for ch in analysis.db.find(item) if ch.id in on_script]
-        if not found:
-            raise InputError(f"--only {item}: neither a team ({', '.join(TEAMS)}) nor a character of this script")
-        ids.update(found)
-    return [ch for ch in characters if ch.team in teams or ch.id in ids]
+                    boxed={e: chars for e, chars in boxed.items() if chars}, new=new, new_only=choice.new_only)

@@ -1,7 +1,7 @@
 """What the reference commands show: characters as JSON-ready dicts and as text for people."""
 
 from scriptforge.db.database import Database
-from scriptforge.model.describe import setup_description
+from scriptforge.model.describe import quote_ability, setup_description
 from scriptforge.model.languages import shown
 from scriptforge.model.markup import to_text
 from scriptforge.model.records import LIST_FIELDS, NIGHT_REMINDER_FIELDS, NIGHTS, TEAMS, Character, pick_text_lang
@@ -129,7 +129,7 @@ def character_text(db: Database, ch: Character, langs) -> str:
             used.append(code)
             block.append((f"“{flavor}”" if not flavor.startswith(("\"", "“")) else flavor) + tag(code, lang))
         if texts.overview:
-            block += ["", f"{lab['overview']}:", texts.overview + mark]
+            block += ["", f"{lab['overview']}:", quote_ability(texts.overview, texts.ability) + mark]
         for key in LIST_FIELDS:
             items = getattr(texts, key)
             if items:

@@ -209,3 +209,21 @@ def order_text(chars: Iterable[Character], db: "Database", lang: str) -> str:
             lines.append(db.team_name(team, lang, plural=True))
             lines.extend(f"  {c.name(lang)} ({c.id})" for c in members)
     return "\n".join(lines)
+
+
+def bag_lines(ids: Sequence[str], characters: Sequence[Character], db: "Database", lang: str, script: str,
+              players: int, seed: int | None, problem: str | None) -> list[str]:
+    """A bag for the terminal: the names by team (of the script's `characters`), then the `kit`
+    command that prints its game (or why a hand-chosen bag is not legal)."""
+    chars = [ch for ch in characters if ch.id in ids]
+    head = f"Bag for {players} players" + (f" (--seed {seed})" if seed is not None else "") + ":"
+    lines = [head]
+    for team in TEAMS:
+        names = [ch.name(lang) for ch in chars if ch.team == team]
+        if names:
+            lines.append(f"  {db.team_name(team, lang)}: {', '.join(names)}")
+    if problem:
+        return [*lines, f"Not legal: {problem}"]
+    quoted = script if script.replace("/", "").replace(".", "").replace("-", "").replace("_", "").isalnum() \
+        else json.dumps(script, ensure_ascii=False)
+    return [*lines, f"scriptforge kit {quoted} --players {players} --bag {','.join(ids)}"]
