@@ -36,7 +36,8 @@ def main() -> int:
     args = parser.parse_args()
 
     from scriptforge.db.database import load_database
-    from scriptforge.rules.setup import MAX_SELECTIONS, _pool, _selection_count, setup_table
+    from scriptforge.rules.setup import MAX_SELECTIONS, setup_table
+    from scriptforge.rules.setup_selections import _pool, _selection_count
     from scriptforge.scripts.script import read_script, script_from_data
 
     db = load_database()

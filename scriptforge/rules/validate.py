@@ -10,7 +10,8 @@ from scriptforge.model.records import COUNT_KEYS, PLAYER_TEAMS, TEAMS
 from scriptforge.model.findings import Finding, finding, short
 from scriptforge.rules.jinxes import ScriptJinxes, outdated_jinxes, unknown_jinxes
 from scriptforge.rules.night import missing_from_meta
-from scriptforge.rules.setup import MAX_CLASS_STATES, MAX_SELECTIONS, SetupRow
+from scriptforge.rules.setup import MAX_SELECTIONS, SetupRow
+from scriptforge.rules.setup_selections import MAX_CLASS_STATES
 
 if TYPE_CHECKING:
     from scriptforge.scripts.analysis import Analysis
