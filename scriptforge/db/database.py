@@ -15,11 +15,12 @@ from scriptforge.model.records import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE,
 from scriptforge.model.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.model.languages import get as get_language
 from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
-from scriptforge.io.fileio import atomic_write_bytes, files_digest, finish_journal, protect_data
+from scriptforge.io import cache
+from scriptforge.io.fileio import files_digest, finish_journal, protect_data
 from scriptforge.db.official import OfficialFacts, official_facts
 from scriptforge.db.pack_sources import units
 from scriptforge.db.pack_store import damaged_pack, read_manifest
-from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR, cache_dir
+from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR
 
 
 
@@ -238,30 +239,29 @@ T = TypeVar("T")
 
 def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
                 check: Callable[[], tuple[T | None, list[DataError]]], hint: str = "") -> T:
-    """What `check` loads, kept in the user cache (cache_dir(kind)) under the hash of the loader
-    module, the code shaping the records, the language registry, the schemas and every YAML file
-    under `roots`: the same bytes always get the same verdict, so only a change pays for parsing
+    """What `check` loads, kept in the user cache (`io.cache`: kind "database", named `kind` and
+    a digest) under the hash of the loader module, the code shaping the records, the language
+    registry, the schemas and every YAML file under `roots`, by content: the same bytes always get the same verdict, so only a change pays for parsing
     and validating again. The first problem `check` finds is raised as a DataError (`hint` after
     the count of the others). The BotC database and every other rule set load through here."""
     code = ("db/database.py", "model/records.py", "io/datafiles.py", "model/ids.py", "model/languages.py",
             "db/pack_sources.py", "db/pack_store.py", "io/userfiles.py")
     files = [loader, *(PACKAGE_DIR / m for m in code), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
-    cached = cache_dir(kind) / f"{files_digest(files)[:32]}.pickle"  # a FIFO named *.yaml is never read
+    # named by content: the same files moved elsewhere keep their entry (a FIFO named *.yaml is never read)
+    name = f"{kind}-{files_digest(files, [*roots, PACKAGE_DIR, DATA_DIR])[:32]}"
+    kept = cache.read("database", name)  # None when missing, damaged or not the user's own
     try:
-        found = pickle.loads(cached.read_bytes())
+        found = None if kept is None else pickle.loads(kept)
         if isinstance(found, expected):
             return found
-    except Exception:  # missing, damaged or from another Python: load it properly (and replace it)
+    except Exception:  # a checksummed pickle of another version of the code: load it properly (and replace it)
         pass
     checked, problems = check()
     if problems or checked is None:
         more = f" (and {len(problems) - 1} more problems{hint})" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
-    try:
-        atomic_write_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
-    except OSError:
-        pass  # a read-only home only costs speed
+    cache.write("database", name, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
     return checked
 
 

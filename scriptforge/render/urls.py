@@ -19,7 +19,8 @@ from pathlib import Path
 import urllib.parse
 
 from scriptforge.render.images import MAX_IMAGE_BYTES, image_problem
-from scriptforge.render.weasy import FONTS_DIR, import_weasyprint
+from scriptforge.io.paths import FONTS_DIR
+from scriptforge.render.weasy import import_weasyprint
 
 FETCH_SECONDS = 5.0  # a remote picture (--allow-network): the whole download, per file
 FETCH_TOTAL_TIMES = 4  # all remote pictures of one command: 4 × that (20 s by default)

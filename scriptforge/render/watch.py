@@ -14,12 +14,12 @@ while the watch waits for the next save.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import gc
 import os
 from pathlib import Path
 import time
 from typing import Any
 
+from scriptforge.io import collector
 from scriptforge.io.batch import attempt, Failure
 from scriptforge.io.errors import InputError, ScriptforgeError
 from scriptforge.render.outputs import STDOUT, written_lines
@@ -80,18 +80,13 @@ class Watch:
         from scriptforge.render.pipeline import build
 
         start = time.perf_counter()
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector.paused():
             try:
                 db = self.database(stamp)
             except ScriptforgeError as exc:
                 return [f"Error: {exc}"]
             result = attempt(lambda path: build(path, db, self.renderer, target=self.target, keep_analysis=True,
                                                 durable=False, **self.options), self.script)
-        finally:
-            if enabled:
-                gc.enable()
         seconds = time.perf_counter() - start
         if isinstance(result, Failure):
             return [f"Error: {line}" for line in result.message.splitlines()]
@@ -116,7 +111,7 @@ class Watch:
                     for line in self.render(stamp):
                         echo(line)
                     done += 1
-                    gc.collect()  # the render's garbage, while nothing waits for it
+                    collector.collect_young()  # the render's garbage, while nothing waits for it
                     continue
                 time.sleep(poll)
         except KeyboardInterrupt:
