@@ -10,8 +10,8 @@ these changes (each measured in ``benchmarks/bench_render.py``; docs/benchmarks.
 - cffi's C declarations: WeasyPrint hands ~450 lines of C to ``cffi.FFI.cdef``, which parses them
   with pycparser in every process. Here they are compiled once into cffi's documented
   "out-of-line ABI" module (plain Python, no compiler), kept as bytecode in the user cache.
-- Modules WeasyPrint imports for what a sheet does not use (fontTools' subsetter, Pillow, the
-  HTML5 parser) load on first use (``importlib.util.LazyLoader``), and its own user-agent
+- Modules WeasyPrint imports for what a sheet does not use (fontTools' subsetter, Pillow's
+  image file plugins, the HTML5 parser) load on first use (``importlib.util.LazyLoader``), and its own user-agent
   stylesheets are parsed on first use: scriptforge's documents are `SheetHTML`, WeasyPrint's
   ``HTML`` with ``templates/ua.css`` as its user-agent stylesheet (a test lays out every template
   both ways and expects the same PDF bytes).
@@ -52,8 +52,7 @@ from scriptforge.render.libraries import MissingLibrary, pango_install_hint
 UA_STYLESHEET = TEMPLATES_DIR / "ua.css"
 
 # Imported on first use (they load lazily; nothing at import time needs them).
-LAZY_MODULES = frozenset({"fontTools.subset", "PIL.Image", "PIL.ImageFile", "PIL.ImageOps", "PIL.EpsImagePlugin",
-                          "tinyhtml5"})
+LAZY_MODULES = frozenset({"fontTools.subset", "PIL.ImageFile", "PIL.ImageOps", "PIL.EpsImagePlugin", "tinyhtml5"})
 _FELL_BACK: list[str] = []  # the run-time failure after which this process lays out the plain way
 
 
@@ -333,7 +332,7 @@ def _ldconfig_listing() -> str:
 def _lazy_modules_deferred() -> bool:
     """(In a process that has not used them yet.)"""
     return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
-               for name in ("fontTools.subset", "PIL.Image"))
+               for name in ("fontTools.subset", "PIL.ImageOps", "tinyhtml5"))
 
 
 def _libraries_listed() -> bool:
@@ -408,7 +407,7 @@ def _margin_boxes_move() -> bool:
 
 def _undated_pdf(document: Any) -> bytes:
     document.metadata.created = document.metadata.modified = None  # as render.writing writes them
-    return document.write_pdf(pdf_identifier=b"x")
+    return document.write_pdf(pdf_identifier=b"x", full_fonts=True)  # subsets depend on the order glyphs come in
 
 
 #: Every change scriptforge makes to WeasyPrint or internal it relies on: (name, what, the upstream
@@ -421,7 +420,7 @@ PATCHES: tuple[tuple[str, str, str, Any], ...] = (
      "docs/upstream/0001: WeasyPrint tries the .so.N names first on Linux", _libraries_listed),
     ("compiled-cffi", "C declarations compiled once into the user cache (no pycparser per process)",
      "docs/upstream/0002: WeasyPrint ships cffi's out-of-line ABI module in its wheel", imported_fast),
-    ("lazy-modules", "fontTools' subsetter, Pillow and the HTML5 parser imported on first use (LazyLoader)",
+    ("lazy-modules", "fontTools' subsetter, Pillow's file plugins, the HTML5 parser imported on first use",
      "docs/upstream/0003: WeasyPrint imports them where they are used", _lazy_modules_deferred),
     ("deferred-ua-stylesheets", "WeasyPrint's own user-agent, form and hint stylesheets parsed on first use",
      "docs/upstream/0003: the user-agent stylesheets made on first use", _ua_stylesheets_deferred),
