@@ -1,12 +1,12 @@
 """The command line: parse options, call the library, print. No logic lives here.
 
 One module per family of commands (`reference`, `scripts`, `printing`, `editing`, `l10n`,
-`packs`), what they share in `common`; this module puts them under the `scriptforge` group."""
+`packs`, `cache`), what they share in `common`; this module puts them under the `scriptforge` group."""
 
 import click
 
 from scriptforge import __version__
-from scriptforge.cli import editing, l10n, packs, printing, reference, scripts
+from scriptforge.cli import cache, editing, l10n, packs, printing, reference, scripts
 from scriptforge.cli.common import no_packs_option, pack_option
 from scriptforge.io import collector
 from scriptforge.io.fileio import new_command
@@ -24,7 +24,7 @@ for command in (reference.list_command, reference.show, reference.search, refere
                 scripts.validate, scripts.setup, scripts.jinxes, scripts.night, scripts.order,
                 printing.build, printing.nightsheet, printing.tokens, printing.watch, printing.almanac,
                 editing.new, editing.add, editing.remove, editing.meta, editing.homebrew_group, editing.migrate,
-                editing.export_command, l10n.l10n, packs.import_group, packs.pack):
+                editing.export_command, l10n.l10n, packs.import_group, packs.pack, cache.cache_group):
     main.add_command(command)
 
 

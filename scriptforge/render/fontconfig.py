@@ -4,14 +4,18 @@ fontconfig reads ``FONTCONFIG_FILE`` whenever a configuration is made (at ``impo
 and in each ``FontConfiguration()``). `only_bundled_fonts` points it, while active, at a file in
 the user cache (`io.cache`, kind "fontconfig") naming the bundled fonts folder and a font cache
 beside it; the file is checked byte for byte before each use and written again when it differs,
-so a damaged one is never read. Without a usable cache fontconfig's own configuration is used
-and the bundled fonts come in through ``@font-face`` (slower, same output).
+so a damaged one is never read. Without a usable cache it is written to a temporary folder of
+the process instead (slower, the same output).
 """
 
+import atexit
+import functools
 import hashlib
 import os
-import sys
 from pathlib import Path
+import shutil
+import sys
+import tempfile
 
 from scriptforge.io import cache
 from scriptforge.io.paths import FONTS_DIR
@@ -30,13 +34,30 @@ _TEMPLATE = """<?xml version="1.0"?>
 
 
 def fontconfig_file() -> Path | None:
-    """A fonts.conf that only knows the bundled fonts folder, or None (no usable cache)."""
+    """A fonts.conf that only knows the bundled fonts folder: in the user cache, or where that
+    cannot be used, in a private temporary folder of this process (slower: fontconfig scans the
+    fonts again; the same output)."""
     base = cache.folder("fontconfig")
-    if base is None:
-        return None
-    text = _TEMPLATE.format(fonts=_xml(str(FONTS_DIR.resolve())), cache=_xml(str(base / "cache")))
+    text = _TEMPLATE.format(fonts=_xml(str(FONTS_DIR.resolve())), cache=_xml(str((base or _private()) / "cache")))
     name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
-    return cache.plain_file("fontconfig", name, text.encode("utf-8"))
+    if base is not None:
+        path = cache.plain_file("fontconfig", name, text.encode("utf-8"))
+        if path is not None:
+            return path
+    path = _private() / name
+    try:
+        if not path.is_file():
+            path.write_text(text, encoding="utf-8")
+    except OSError:  # not even a temporary folder: fontconfig's own configuration then
+        return None
+    return path
+
+
+@functools.cache
+def _private() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="scriptforge-fontconfig-"))  # mode 0700, this user's
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def _xml(text: str) -> str:
