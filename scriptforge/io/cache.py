@@ -246,7 +246,7 @@ def _write_whole(path: Path, data: bytes) -> None:
 def entries(root: Path) -> list[tuple[str, Path, os.stat_result]]:
     """Every file under `root` (no symlink followed) with its kind: its first folder's name."""
     found = []
-    for top, dirs, files in os.walk(root):
+    for top, _, files in os.walk(root):
         kind = Path(top).relative_to(root).parts[:1]
         for file in files:
             path = Path(top) / file

@@ -543,7 +543,7 @@ def files_digest(paths: Iterable[Path], roots: Iterable[Path] = ()) -> str:
     the root's place in `roots` and its path inside it, so the same files moved elsewhere give
     the same digest."""
     paths, roots = list(paths), [Path(root) for root in roots]
-    stats = []
+    stats: list[tuple] = [("roots", *map(str, roots))]
     for path in paths:
         try:
             info = path.stat()
@@ -551,7 +551,6 @@ def files_digest(paths: Iterable[Path], roots: Iterable[Path] = ()) -> str:
                          if stat.S_ISREG(info.st_mode) else (str(path), "special"))
         except OSError:
             stats.append((str(path), "missing"))
-    stats.append(("roots", *map(str, roots)))
     remembered = hashlib.sha256(repr(stats).encode()).hexdigest()[:32]
     known = cache.read_text("digests", remembered)
     if known is not None and len(known) == 64:
