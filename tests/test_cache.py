@@ -3,6 +3,7 @@ never an output; `cache info` and `cache clear`; entries swept by age and size."
 
 import hashlib
 import json
+import shutil
 import os
 from pathlib import Path
 import subprocess
@@ -225,3 +226,21 @@ def test_a_cache_past_its_cap_shrinks_on_the_next_run_oldest_first(clean, tmp_pa
     assert sorted(path.name for path in images.iterdir()) == ["big2"]  # the used longest ago went first
     assert not stale.exists()
     assert sum(path.stat().st_size for path in (tmp_path / "scriptforge").rglob("*") if path.is_file()) <= cache.MAX_BYTES
+
+
+def test_a_moved_data_folder_keeps_its_database_entry(tmp_path, monkeypatch):
+    from scriptforge.db.database import load_database
+    from scriptforge.io.paths import DATA_DIR
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    shutil.copytree(DATA_DIR, tmp_path / "here")
+    first = load_database(tmp_path / "here")
+    entries = sorted((tmp_path / "cache" / "scriptforge" / "database").iterdir())
+    (tmp_path / "here").rename(tmp_path / "there")
+    moved = load_database(tmp_path / "there")
+    assert sorted((tmp_path / "cache" / "scriptforge" / "database").iterdir()) == entries  # read, not rebuilt
+    assert moved.characters == first.characters
+    changed = next((tmp_path / "there").rglob("*.yaml"))
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    load_database(tmp_path / "there")
+    assert len(list((tmp_path / "cache" / "scriptforge" / "database").iterdir())) == len(entries) + 1
