@@ -197,7 +197,7 @@ def test_cache_info_lists_every_kind_and_clear_empties_it(runner, tmp_path, monk
     shown = json.loads(info.stdout)
     assert shown["path"] == str(tmp_path / "scriptforge")
     assert [kind["kind"] for kind in shown["kinds"]] == list(cache.KINDS)
-    assert {kind["kind"] for kind in shown["kinds"] if kind["entries"]} >= {"database", "validators", "digests"}
+    assert {kind["kind"] for kind in shown["kinds"] if kind["entries"]} >= {"database", "digests"}
     text = runner.invoke(main, ["cache", "info"]).stdout
     assert all(f"  {kind} " in text for kind in cache.KINDS)
     assert (tmp_path / "scriptforge" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
@@ -240,6 +240,7 @@ def test_a_moved_data_folder_keeps_its_database_entry(tmp_path, monkeypatch):
     moved = load_database(tmp_path / "there")
     assert sorted((tmp_path / "cache" / "scriptforge" / "database").iterdir()) == entries  # read, not rebuilt
     assert moved.characters == first.characters
+    assert moved.data_dir == tmp_path / "there"  # where a translator's confirm writes
     changed = next((tmp_path / "there").rglob("*.yaml"))
     changed.write_text(changed.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     load_database(tmp_path / "there")

@@ -252,17 +252,25 @@ def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
     name = f"{kind}-{files_digest(files, [*roots, PACKAGE_DIR, DATA_DIR])[:32]}"
     kept = cache.read("database", name)  # None when missing, damaged or not the user's own
     try:
-        found = None if kept is None else pickle.loads(kept)
+        made_in, found = (None, None) if kept is None else pickle.loads(kept)
         if isinstance(found, expected):
-            return found
+            return _moved(found, Path(str(made_in)), roots[0])
     except Exception:  # a checksummed pickle of another version of the code: load it properly (and replace it)
         pass
     checked, problems = check()
     if problems or checked is None:
         more = f" (and {len(problems) - 1} more problems{hint})" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
-    cache.write("database", name, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+    cache.write("database", name, pickle.dumps((str(roots[0]), checked), protocol=pickle.HIGHEST_PROTOCOL))
     return checked
+
+
+def _moved(loaded: T, made_in: Path, root: Path) -> T:
+    """`loaded` (made from files under `made_in`) with its data folder where those files are now."""
+    data_dir = getattr(loaded, "data_dir", None)
+    if made_in == root or not isinstance(data_dir, Path) or not data_dir.is_relative_to(made_in):
+        return loaded
+    return replace(loaded, data_dir=root / data_dir.relative_to(made_in))  # type: ignore[type-var]
 
 
 def check_database(data_dir: Path | None = None, packs: Sequence[str | Path] = ()) -> tuple[Database | None, list[DataError]]:

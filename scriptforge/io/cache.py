@@ -28,7 +28,6 @@ import hashlib
 import importlib.util
 import os
 from pathlib import Path
-import shutil
 import stat
 import sys
 import time
@@ -279,6 +278,9 @@ def clear() -> tuple[int, int]:
     problem = _unsafe(root.stat())
     if problem:
         raise UnsafeCache(f"{root}: the cache folder {problem}; remove it yourself")
+    # deferred: start-up time (shutil loads zlib, bz2 and lzma; only clearing needs it)
+    import shutil
+
     found = entries(root)
     for child in root.iterdir():
         if child.is_dir() and not child.is_symlink():

@@ -13,9 +13,7 @@ import functools
 import hashlib
 import os
 from pathlib import Path
-import shutil
 import sys
-import tempfile
 
 from scriptforge.io import cache
 from scriptforge.io.paths import FONTS_DIR
@@ -55,6 +53,10 @@ def fontconfig_file() -> Path | None:
 
 @functools.cache
 def _private() -> Path:
+    # deferred: start-up time (shutil loads zlib, bz2 and lzma; only an unusable cache needs them)
+    import shutil
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix="scriptforge-fontconfig-"))  # mode 0700, this user's
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder

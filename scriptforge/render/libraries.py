@@ -1,5 +1,7 @@
-"""The system libraries WeasyPrint needs: the one line a machine without Pango gets."""
+"""The system libraries WeasyPrint needs: found with one ``ldconfig -p`` listing, and the one
+line a machine without Pango gets."""
 
+import os
 from pathlib import Path
 import re
 import sys
@@ -46,4 +48,34 @@ def _system_family() -> str:
     for family in ("debian", "ubuntu", "fedora", "rhel", "alpine", "arch", "suse"):
         if family in ids:
             return {"ubuntu": "debian", "rhel": "fedora"}.get(family, family)
+    return ""
+
+
+class ListedFindLibrary:
+    """``ctypes.util.find_library`` answered from one ``ldconfig -p`` listing, made on first use
+    (the original function if there is no listing)."""
+
+    def __init__(self, original):
+        self.original = original
+        self.listing = None
+
+    def __call__(self, name):
+        if self.listing is None:
+            self.listing = ldconfig_listing()
+        if not self.listing:
+            return self.original(name)
+        match = re.search(r"\s(lib%s\.[^\s]+)\s" % re.escape(name), self.listing)
+        return match.group(1) if match else None
+
+
+def ldconfig_listing() -> str:
+    # deferred: start-up time
+    import subprocess
+
+    for ldconfig in ("ldconfig", "/sbin/ldconfig"):
+        try:
+            return subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=False, timeout=10,
+                                  env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
     return ""

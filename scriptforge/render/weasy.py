@@ -6,12 +6,13 @@ these changes (each measured in ``benchmarks/bench_render.py``; docs/benchmarks.
 - Shared libraries: WeasyPrint tries several names per library, and for each name that does not
   load directly cffi calls ``ctypes.util.find_library``, which on Linux runs ``ldconfig -p``,
   ``gcc`` and ``ld`` (~70 subprocesses, 0.3-1 s). While WeasyPrint is imported one ``ldconfig -p``
-  listing answers every name (``_ListedFindLibrary``).
+  listing answers every name (``ListedFindLibrary``).
 - cffi's C declarations: WeasyPrint hands ~450 lines of C to ``cffi.FFI.cdef``, which parses them
   with pycparser in every process. Here they are compiled once into cffi's documented
   "out-of-line ABI" module (plain Python, no compiler), kept as bytecode in the user cache.
-- Modules WeasyPrint imports for what a sheet does not use (fontTools' subsetter, Pillow's
-  image file plugins, the HTML5 parser) load on first use (``importlib.util.LazyLoader``), and its own user-agent
+- Modules WeasyPrint imports for what a sheet does not use (fontTools' subsetter and variable
+  font instancer, Pillow's plugins and colour profiles, the HTML5 parser) load on first use
+  (``importlib.util.LazyLoader``; `DEFERRED_FUNCTIONS` for two imported by name), and its own user-agent
   stylesheets are parsed on first use: scriptforge's documents are `SheetHTML`, WeasyPrint's
   ``HTML`` with ``templates/ua.css`` as its user-agent stylesheet (a test lays out every template
   both ways and expects the same PDF bytes).
@@ -37,9 +38,7 @@ import io
 import marshal
 import os
 from pathlib import Path
-import re
 import sys
-import tempfile
 import types
 from typing import Any
 
@@ -47,12 +46,16 @@ from scriptforge.io import cache
 from scriptforge.io.paths import TEMPLATES_DIR
 from scriptforge.render.fontconfig import PLAIN_SWITCH, only_bundled_fonts
 from scriptforge.render.footers import with_margin_boxes
-from scriptforge.render.libraries import MissingLibrary, pango_install_hint
+from scriptforge.render.libraries import ListedFindLibrary, MissingLibrary, ldconfig_listing, pango_install_hint
 
 UA_STYLESHEET = TEMPLATES_DIR / "ua.css"
 
 # Imported on first use (they load lazily; nothing at import time needs them).
 LAZY_MODULES = frozenset({"fontTools.subset", "PIL.ImageFile", "PIL.ImageOps", "PIL.EpsImagePlugin", "tinyhtml5"})
+# Functions WeasyPrint imports by name (so LazyLoader cannot defer their modules) for what a sheet
+# does not do: while it imports, a module whose function imports the real one when first called.
+# fontTools' variable-font instancer: a third of the CPU of the import.
+DEFERRED_FUNCTIONS = {"fontTools.varLib.instancer": "instantiateVariableFont", "PIL.ImageCms": "ImageCmsProfile"}
 _FELL_BACK: list[str] = []  # the run-time failure after which this process lays out the plain way
 
 
@@ -73,7 +76,7 @@ def import_weasyprint() -> types.ModuleType:
 
     original = ctypes.util.find_library
     if sys.platform.startswith("linux"):
-        ctypes.util.find_library = _ListedFindLibrary(original)
+        ctypes.util.find_library = ListedFindLibrary(original)
     try:
         try:
             with only_bundled_fonts(), _fast_import():
@@ -182,12 +185,28 @@ class _fast_import:
         cffi.FFI = _CompiledFFI
         self.finder = _ImportFinder()
         sys.meta_path.insert(0, self.finder)
+        self.stand_ins = {name: _stand_in(name, function) for name, function in DEFERRED_FUNCTIONS.items()
+                          if name not in sys.modules}
+        sys.modules.update(self.stand_ins)
         return self
 
     def __exit__(self, *exc):
         self.cffi.FFI = self.real_ffi
         sys.meta_path.remove(self.finder)
+        for name, module in self.stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
         return False
+
+
+def _stand_in(name: str, function: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(name), function)(*args, **kwargs)
+
+    setattr(module, function, call)
+    return module
 
 
 class _ImportFinder:
@@ -276,6 +295,9 @@ class _CompiledFFI:
         except (ValueError, EOFError, TypeError):
             code = None
         if code is None:
+            # deferred: start-up time (only a first run compiles)
+            import tempfile
+
             builder = FFI()
             builder.set_source(name, None)
             builder.cdef(source, *args, **kwargs)
@@ -296,49 +318,20 @@ class _CompiledFFI:
         return value
 
 
-class _ListedFindLibrary:
-    """``ctypes.util.find_library`` answered from one ``ldconfig -p`` listing, made on first use
-    (the original function if there is no listing)."""
-
-    def __init__(self, original):
-        self.original = original
-        self.listing = None
-
-    def __call__(self, name):
-        if self.listing is None:
-            self.listing = _ldconfig_listing()
-        if not self.listing:
-            return self.original(name)
-        match = re.search(r"\s(lib%s\.[^\s]+)\s" % re.escape(name), self.listing)
-        return match.group(1) if match else None
-
-
-def _ldconfig_listing() -> str:
-    # deferred: start-up time
-    import subprocess
-
-    for ldconfig in ("ldconfig", "/sbin/ldconfig"):
-        try:
-            return subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=False, timeout=10,
-                                  env={**os.environ, "LC_ALL": "C", "LANG": "C"}).stdout
-        except (OSError, subprocess.SubprocessError):
-            continue
-    return ""
-
-
 # -- every change to WeasyPrint, and whether it applies --------------------------------------
 
 
 def _lazy_modules_deferred() -> bool:
     """(In a process that has not used them yet.)"""
     return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
-               for name in ("fontTools.subset", "PIL.ImageOps", "tinyhtml5"))
+               for name in ("fontTools.subset", "PIL.ImageOps", "tinyhtml5")) and \
+        not any(name in sys.modules for name in DEFERRED_FUNCTIONS)
 
 
 def _libraries_listed() -> bool:
     """One ``ldconfig -p`` listing names Pango's library (where there is ``ldconfig``)."""
-    found = _ListedFindLibrary(lambda name: None)("pango-1.0")
-    return not sys.platform.startswith("linux") or not _ldconfig_listing() or bool(found)
+    found = ListedFindLibrary(lambda name: None)("pango-1.0")
+    return not sys.platform.startswith("linux") or not ldconfig_listing() or bool(found)
 
 
 def _ua_stylesheets_deferred() -> bool:
@@ -420,8 +413,8 @@ PATCHES: tuple[tuple[str, str, str, Any], ...] = (
      "docs/upstream/0001: WeasyPrint tries the .so.N names first on Linux", _libraries_listed),
     ("compiled-cffi", "C declarations compiled once into the user cache (no pycparser per process)",
      "docs/upstream/0002: WeasyPrint ships cffi's out-of-line ABI module in its wheel", imported_fast),
-    ("lazy-modules", "fontTools' subsetter, Pillow's file plugins, the HTML5 parser imported on first use",
-     "docs/upstream/0003: WeasyPrint imports them where they are used", _lazy_modules_deferred),
+    ("lazy-modules", "fontTools' subsetter and instancer, Pillow's plugins and ImageCms, tinyhtml5 imported on first use",
+     "WeasyPrint importing them where they are used (not yet proposed)", _lazy_modules_deferred),
     ("deferred-ua-stylesheets", "WeasyPrint's own user-agent, form and hint stylesheets parsed on first use",
      "docs/upstream/0003: the user-agent stylesheets made on first use", _ua_stylesheets_deferred),
     ("sheet-html", "SheetHTML: templates/ua.css through HTML._ua_stylesheets and _ua_counter_style (protected)",
