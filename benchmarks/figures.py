@@ -112,7 +112,7 @@ from scriptforge.render.pdf import Renderer
 layouts = []
 lay = Renderer.layout
 def counted(self, html, *args, **kwargs):
-    layouts.append("<section" in html)  # False: page footers alone, over empty pages (weasy.with_margin_boxes)
+    layouts.append("<section" in html)  # False: page footers alone, over empty pages (footers.with_margin_boxes)
     return lay(self, html, *args, **kwargs)
 Renderer.layout = counted
 rendered = []

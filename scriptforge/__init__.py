@@ -5,8 +5,8 @@ __all__ = ["Database", "load_database", "ScriptforgeError", "__version__"]
 
 
 def __getattr__(name: str):
-    """`Database`, `load_database` and `ScriptforgeError`, imported on first use (so the console
-    command can set up its start-up before the database modules load: scriptforge.io.startup)."""
+    """`Database`, `load_database` and `ScriptforgeError`, imported on first use (a command that
+    needs no database, ``cache info``, loads none of it)."""
     if name in ("Database", "load_database"):
         # deferred: start-up time
         from scriptforge.db import database

@@ -125,7 +125,7 @@ def test_rendering_twice_gives_the_same_bytes_and_changes_neither_view_nor_rende
 
 def test_fitted_parts_get_the_footers_a_layout_with_them_gives(db, tmp_path, monkeypatch):
     """The fitting lays pages out without footers and moves the footers, laid out over empty pages,
-    onto the chosen layout (weasy.with_margin_boxes): the PDF is the one laying each part out again
+    onto the chosen layout (footers.with_margin_boxes): the PDF is the one laying each part out again
     with its numbered footer gives. Parts taken from the layout of the whole are laid out again
     (alone, a night page carries its language-tag notes)."""
     import scriptforge.render.pdf as pdf

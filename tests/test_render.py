@@ -16,7 +16,7 @@ from scriptforge.db.games import load_game
 from scriptforge.render.game_views import game_view
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.typefaces import FONT_FILES, missing_glyphs
-from scriptforge.render.weasy import FONTS_DIR
+from scriptforge.io.paths import FONTS_DIR
 from scriptforge.scripts.analysis import analyse
 from scriptforge.render.views import make_view
 from scriptforge.rules.night import night_order
@@ -344,38 +344,6 @@ def test_keep_words_joins_hangul_words_only():
     assert keep_words("캐릭터를 (첫날 밤) 3명") == "캐\u2060릭\u2060터\u2060를 (\u2060첫\u2060날 밤\u2060) 3\u2060명"
     assert keep_words("Imp and Baron") == "Imp and Baron"
     assert keep_words("") == ""
-
-
-def test_fast_font_subset_keeps_glyph_ids_and_outlines():
-    from fontTools.ttLib import TTFont
-
-    from scriptforge.io.paths import PACKAGE_DIR
-    from scriptforge.render.fontsubset import is_bundled_font, subset_keeping_gids
-
-    data = (PACKAGE_DIR / "fonts" / "NotoSansKR-Subset-Bold.ttf").read_bytes()
-    assert is_bundled_font(data) and not is_bundled_font(data[:-4] + b"\0\0\0\0")
-    full = TTFont(io.BytesIO(data))
-    cmap = full.getBestCmap()
-    text = "캐릭터 Imp 똑"
-    to_unicode = {full.getGlyphID(cmap[ord(c)]): c for c in text}  # glyph id -> character, as WeasyPrint gives it
-    subset = subset_keeping_gids(data, to_unicode)
-    small = TTFont(io.BytesIO(subset))
-    last = max(to_unicode)
-    assert small["maxp"].numGlyphs == last + 1  # glyph ids unchanged, the table ends at the last one used
-    assert len(small["hmtx"].metrics) == last + 1
-    for gid in range(last + 1):
-        a = full["glyf"][full.getGlyphOrder()[gid]]
-        b = small["glyf"][small.getGlyphOrder()[gid]]
-        if gid in to_unicode:
-            assert list(a.getCoordinates(full["glyf"])[0]) == list(b.getCoordinates(small["glyf"])[0])
-            assert small["hmtx"][small.getGlyphOrder()[gid]] == full["hmtx"][full.getGlyphOrder()[gid]]
-        elif gid:
-            assert b.numberOfContours == 0
-    # the cmap holds the characters used, each on its glyph, and nothing else
-    assert {chr(c): small.getGlyphID(g) for c, g in small.getBestCmap().items()} == \
-        {c: full.getGlyphID(cmap[ord(c)]) for c in text}
-    assert len(subset) < len(data) / 10
-    assert subset_keeping_gids(b"OTTO" + data[4:], to_unicode) is None  # not TrueType: WeasyPrint's own subsetting
 
 
 def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):

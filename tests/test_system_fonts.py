@@ -100,7 +100,7 @@ def test_html_is_never_refused_for_a_language_no_font_here_can_set(command, tmp_
 
 @pytest.mark.parametrize(("value", "on"), [(None, False), ("0", False), ("", False), ("1", True), ("yes", True)])
 def test_the_system_fonts_switch_is_off_at_0(monkeypatch, value, on):
-    from scriptforge.render.weasy import SYSTEM_FONTS_SWITCH, only_bundled_fonts, system_fonts_switch
+    from scriptforge.render.fontconfig import SYSTEM_FONTS_SWITCH, only_bundled_fonts, system_fonts_switch
 
     monkeypatch.delenv("SCRIPTFORGE_PLAIN_WEASYPRINT", raising=False)
     if value is None:

@@ -100,7 +100,7 @@ def test_an_edit_of_an_embedded_homebrew_characters_yaml_reaches_the_next_render
     out = tmp_path / "mine.pdf"
     lines: list[str] = []
     watch = Watch(script, load_database, Renderer(), lambda path, name: output_target(path, str(out), "pdf", False),
-                  {"lang": "en", "paper": "a4", "fmt": "pdf"})
+                  {"settings": PrintSettings(lang="en", fmt="pdf")})
     thread = threading.Thread(target=watch.run, args=(lines.append,), kwargs={"renders": 2, "poll": 0.01})
     thread.start()
     try:

@@ -10,7 +10,9 @@ _ = object()
 _.list_command, _.show, _.db_check, _.import_almanac, _.nightsheet, _.homebrew_check, _.explain
 _.l10n_status, _.l10n_diff, _.l10n_check, _.l10n_confirm, _.l10n_export, _.l10n_import
 _.pack_import, _.pack_list, _.pack_diff, _.pack_update, _.export_command, _.watch, _.migrate, _.l10n_terms
-_.debug, _.param
+_.debug, _.param, _.cache_info, _.cache_clear
+# jinja2.BytecodeCache methods Jinja calls (templating._CachedBytecode)
+_.load_bytecode, _.dump_bytecode
 # click.ParamType methods click calls (LanguageChoice)
 _.get_metavar, _.convert, _.shell_complete
 
@@ -37,8 +39,6 @@ _.fetch, _.created, _.modified, _.generator, _.media_type, _.__name__, _._ua_sty
 # the package's attributes imported on first use (PEP 562)
 _.__getattr__
 
-# pickle's hooks (render.stylesheets: the selectors' test functions kept as their source)
-_.persistent_id, _.persistent_load
 
 # library functions the tests use
 _.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_teensyville, _.inactive_patches, _.variants_left

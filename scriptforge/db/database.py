@@ -5,7 +5,6 @@ from dataclasses import dataclass, field, replace
 import functools
 from pathlib import Path
 import pickle
-import sys
 from typing import Any, TypeVar
 import copy
 
@@ -16,11 +15,12 @@ from scriptforge.model.records import NIGHT, NIGHT_REMINDER_FIELDS, NIGHT_TABLE,
 from scriptforge.model.languages import REGISTRY_PATH, codes, detect, fallback_chain, official, translation_source
 from scriptforge.model.languages import get as get_language
 from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key, normalize_id, without_locale
-from scriptforge.io.fileio import files_digest, finish_journal, protect_data, read_cache_bytes, write_cache_bytes
+from scriptforge.io import cache
+from scriptforge.io.fileio import files_digest, finish_journal, protect_data
 from scriptforge.db.official import PACK_UPDATE, OfficialFacts, official_facts
 from scriptforge.db.pack_sources import units
 from scriptforge.db.pack_store import damaged_pack, read_manifest
-from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR, cache_dir
+from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, SCHEMAS_DIR
 
 
 
@@ -277,62 +277,72 @@ T = TypeVar("T")
 
 def load_cached(kind: str, loader: Path, roots: list[Path], expected: type[T],
                 check: Callable[[], tuple[T | None, list[DataError]]], hint: str = "") -> T:
-    """What `check` loads, kept in the user cache (cache_dir(kind)) under the hash of the loader
-    module, the code shaping the records, the language registry, the schemas and every YAML file
-    under `roots`: the same bytes always get the same verdict, so only a change pays for parsing
-    and validating again. The entry is checksummed (fileio.write_cache_bytes): a damaged one is
-    loaded again and replaced, with a one-line warning on stderr. The first problem `check` finds
-    is raised as a DataError (`hint` after the count of the others). The BotC database and every
-    other rule set load through here."""
-    cached = cache_entry(kind, loader, roots)
-    data = read_cache_bytes(cached)
-    if data is not None:
-        try:
-            found = pickle.loads(data)
-            if isinstance(found, expected):
-                return found
-        except Exception:  # a sound entry from another Python: loaded properly (and replaced)
-            pass
-    elif cached.is_file():
-        print(f"Warning: {cached}: damaged cache entry (its checksum does not match); loading the data again",
-              file=sys.stderr)
+    """What `check` loads, kept in the user cache (`io.cache`: kind "database", named by
+    `cache_name`) under the hash of the loader module, the code shaping the records, the language
+    registry, the schemas and every YAML file under `roots`, by content: the same bytes always get
+    the same verdict, so only a change pays for parsing and validating again. The first problem
+    `check` finds is raised as a DataError (`hint` after the count of the others). The BotC
+    database and every other rule set load through here."""
+    name = cache_name(kind, loader, roots)
+    kept = cache.read("database", name)  # None when missing, damaged or not the user's own
+    try:
+        made_in, found = (None, None) if kept is None else pickle.loads(kept)
+        if isinstance(found, expected):
+            return _moved(found, Path(str(made_in)), roots[0])
+    except Exception:  # a checksummed pickle of another version of the code: load it properly (and replace it)
+        pass
     checked, problems = check()
     if problems or checked is None:
         more = f" (and {len(problems) - 1} more problems{hint})" if len(problems) > 1 else ""
         raise DataError(str(problems[0]) + more)
-    write_cache_bytes(cached, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+    _keep(name, roots[0], checked)
     return checked
 
 
-def cache_entry(kind: str, loader: Path, roots: Sequence[Path]) -> Path:
-    """The user-cache file of what `loader` loads from `roots` (see `load_cached`)."""
+def cache_name(kind: str, loader: Path, roots: Sequence[Path]) -> str:
+    """The cache entry's name for what `loader` loads from `roots` (see `load_cached`): named by
+    content, so the same files moved elsewhere keep their entry (a FIFO named *.yaml is never read)."""
     code = ("db/database.py", "model/records.py", "io/datafiles.py", "model/ids.py", "model/languages.py",
             "db/pack_sources.py", "db/pack_store.py", "io/userfiles.py")
     files = [loader, *(PACKAGE_DIR / m for m in code), REGISTRY_PATH, *sorted(SCHEMAS_DIR.glob("*.json"))]
     files += [path for root in roots for path in sorted(root.rglob("*.yaml"))]
-    return cache_dir(kind) / f"{files_digest(files)[:32]}.pickle"  # a FIFO named *.yaml is never read
+    return f"{kind}-{files_digest(files, [*roots, PACKAGE_DIR, DATA_DIR])[:32]}"
+
+
+def _keep(name: str, root: Path, loaded: object) -> None:
+    cache.write("database", name, pickle.dumps((str(root), loaded), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _moved(loaded: T, made_in: Path, root: Path) -> T:
+    """`loaded` (made from files under `made_in`) with its data folder where those files are now."""
+    data_dir = getattr(loaded, "data_dir", None)
+    if made_in == root or not isinstance(data_dir, Path) or not data_dir.is_relative_to(made_in):
+        return loaded
+    return replace(loaded, data_dir=root / data_dir.relative_to(made_in))  # type: ignore[type-var]
 
 
 def check_database_cache(db: Database | None, data_dir: Path | None = None,
                          packs: Sequence[str | Path] = ()) -> dict[str, str]:
     """`db check`'s look at the database's cache entry, against `db` as just loaded from the data:
-    its state ("ok"; "missing"; "damaged": the checksum does not match; "different": sound, but
-    not what the data load to) and path. An entry not "ok" is replaced by `db`."""
+    its state ("ok"; "missing"; "damaged": unreadable or its checksum does not match; "different":
+    sound, but not what the data load to) and path. An entry not "ok" is replaced by `db`."""
     roots = [Path(data_dir) if data_dir else DATA_DIR, *map(Path, packs)]
-    path = cache_entry("database", Path(__file__), roots)
+    name = cache_name("database", Path(__file__), roots)
+    path = cache.entry_path("database", name)
     if db is None:
         return {"state": "not checked (the data has problems)", "entry": str(path)}
-    data = read_cache_bytes(path)
-    if data is None:
-        state = "damaged" if path.is_file() else "missing"
+    kept = cache.read("database", name)
+    if kept is None:
+        state = "damaged" if path is not None and path.exists() else "missing"
     else:
         try:
             # compared as objects: the pickle's bytes follow each process's string hashing (sets)
-            state = "ok" if pickle.loads(data) == db else "different"
-        except Exception:  # from another Python, or not a database at all
+            made_in, found = pickle.loads(kept)
+            state = "ok" if _moved(found, Path(str(made_in)), roots[0]) == db else "different"
+        except Exception:  # from another version of the code, or not a database at all
             state = "different"
     if state != "ok":
-        write_cache_bytes(path, pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL))
+        _keep(name, roots[0], db)
     return {"state": state, "entry": str(path)}
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from scriptforge.io.datafiles import read_yaml, schema_path, validate
-from scriptforge.io.fileio import files_digest, read_cache_text, write_cache_text
-from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR, cache_dir
+from scriptforge.io import cache as user_cache
+from scriptforge.io.fileio import files_digest
+from scriptforge.io.paths import DATA_DIR, PACKAGE_DIR
 
 PACK_UPDATE = "scriptforge pack update"
 
@@ -56,11 +57,11 @@ def _checked(path: Path) -> Any:
     the YAML reader than on anything else they do with them."""
     code = ("db/official.py", "io/datafiles.py", "io/userfiles.py")
     sources = (path, schema_path("official"), *(PACKAGE_DIR / m for m in code))
-    cached = cache_dir("official") / f"{files_digest(sources)[:32]}.json"
-    text = read_cache_text(cached)
+    name = files_digest(sources, [DATA_DIR, PACKAGE_DIR])[:32]
+    text = user_cache.read_text("official", name)
     if text is not None:
         return json.loads(text)
     data = read_yaml(path)
     validate(data, "official", path)
-    write_cache_text(cached, json.dumps(data, ensure_ascii=False))
+    user_cache.write_text("official", name, json.dumps(data, ensure_ascii=False))
     return data

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from scriptforge.io import collector
 from scriptforge.io.errors import ScriptforgeError
 
 Result = TypeVar("Result")
@@ -67,7 +68,6 @@ def forked_map(work: Callable[[Item], Result], items: Iterable[Item], jobs: int 
         yield from map(work, items)
         return
     # deferred: start-up time
-    import gc
     import multiprocessing
     import threading
 
@@ -86,9 +86,8 @@ def forked_map(work: Callable[[Item], Result], items: Iterable[Item], jobs: int 
                     return
             yield item
 
-    gc.freeze()  # the loaded objects stay out of the collector's way, so forked copies share them
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with collector.frozen(), multiprocessing.get_context("fork").Pool(jobs) as pool:
             try:
                 for result in pool.imap(_call_forked_work, handed_out(), chunksize):
                     window.release()
@@ -97,7 +96,6 @@ def forked_map(work: Callable[[Item], Result], items: Iterable[Item], jobs: int 
                 done.set()  # before the pool ends: its feeder may be waiting in handed_out
     finally:
         _forked_work = None
-        gc.unfreeze()
 
 
 def _call_forked_work(item: Any) -> Any:

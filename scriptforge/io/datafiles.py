@@ -4,7 +4,7 @@ Every error names the file, the line, the record and the field, in one line.
 """
 
 from collections.abc import Sequence
-from functools import cache
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -13,9 +13,8 @@ import marshal
 
 from scriptforge.io import userfiles
 from scriptforge.io.errors import DataError, DataReferenceError, InputError
-from scriptforge.io.fileio import read_cache_bytes, read_cache_text, write_cache_bytes, write_cache_text
-from scriptforge.io.paths import SCHEMAS_DIR, cache_dir
-from importlib.util import MAGIC_NUMBER
+from scriptforge.io import cache
+from scriptforge.io.paths import SCHEMAS_DIR
 
 
 
@@ -30,7 +29,7 @@ def read_yaml(path: Path) -> Any:
 PARTIAL = "~partial"  # a schema name with this suffix: the schema with its completeness `required` lifted
 
 
-@cache
+@functools.cache
 def _validator(schema_name: str):
     # Generating a validator costs ~10 ms per schema, more than reading all the data; the
     # generated code is cached per schema content and fastjsonschema version, and so is its
@@ -54,47 +53,27 @@ def _lift_required(schema: dict[str, Any]) -> None:
 
 
 def compiled_check(label: str, schema: dict[str, Any], **options: Any) -> Any:
-    """fastjsonschema's check of `schema` (`options`: compile_to_code's), its generated code and
-    the code's bytecode kept in the user cache under the hash of the schema, the options and
+    """fastjsonschema's check of `schema` (`options`: compile_to_code's), the bytecode of its
+    generated code kept in the user cache under the hash of the schema, the options and
     fastjsonschema's version (see `_validator`)."""
     # deferred: start-up time
     import fastjsonschema
 
     key = json.dumps([fastjsonschema.VERSION, label, schema, sorted(options.items())], sort_keys=True)
-    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-    cached = cache_dir("validators") / f"{label}-{digest}.py"
-    compiled = _cached_bytecode(cached)
+    name = f"{label}-{hashlib.sha256(key.encode()).hexdigest()[:24]}"
+    compiled = None
+    data = cache.read("validators", name, code=True)
+    if data is not None:
+        try:
+            compiled = marshal.loads(data)
+        except (ValueError, EOFError, TypeError):
+            compiled = None
     if compiled is None:
-        code = read_cache_text(cached)  # None when missing or damaged: then it is generated again
-        if code is None:
-            code = fastjsonschema.compile_to_code(schema, **options)
-            write_cache_text(cached, code)
-        compiled = compile(code, str(cached), "exec")
-        _keep_bytecode(cached, compiled)
+        compiled = compile(fastjsonschema.compile_to_code(schema, **options), f"<validator {label}>", "exec")
+        cache.write("validators", name, marshal.dumps(compiled), code=True)
     namespace: dict[str, Any] = {}
     exec(compiled, namespace)
     return namespace["validate"]
-
-
-def _bytecode_path(source: Path) -> Path:
-    return source.with_name(f"{source.stem}.{MAGIC_NUMBER.hex()}.bytecode")
-
-
-def _cached_bytecode(source: Path) -> Any:
-    """The kept bytecode of generated code (see `_keep_bytecode`), or None (missing, damaged)."""
-    data = read_cache_bytes(_bytecode_path(source))
-    if data is None:
-        return None
-    try:
-        return marshal.loads(data)
-    except (ValueError, EOFError, TypeError):
-        return None
-
-
-def _keep_bytecode(source: Path, compiled: Any) -> None:
-    """Keep compiled generated code beside it, with its sha256 in front (a damaged file is
-    compiled again, never run)."""
-    write_cache_bytes(_bytecode_path(source), marshal.dumps(compiled))
 
 
 def schema_path(schema_name: str) -> Path:

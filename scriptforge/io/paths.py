@@ -1,7 +1,6 @@
 """Where the shipped data, templates and schemas are, installed or in a checkout."""
 
 from pathlib import Path
-import os
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
@@ -17,9 +16,4 @@ DATA_DIR = _shipped("data")
 TEMPLATES_DIR = _shipped("templates")
 DOCS_DIR = _shipped("docs")
 SCHEMAS_DIR = PACKAGE_DIR / "schemas"
-
-
-def cache_dir(kind: str) -> Path:
-    """Where scriptforge keeps what it can rebuild (validators, templates, the loaded database)."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "scriptforge" / kind
+FONTS_DIR = PACKAGE_DIR / "fonts"

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 import functools
 
-from scriptforge.render.weasy import FONTS_DIR
+from scriptforge.io.paths import FONTS_DIR
 
 NAME_FONT_REM = 1.08  # .name in sheet.css
 SECOND_NAME_FONT_REM = 0.76  # .second-name in sheet.css

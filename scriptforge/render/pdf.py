@@ -38,7 +38,8 @@ from scriptforge.render.templating import Templates, base_url
 from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missing_glyph_warning, missing_glyphs
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
 from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
-from scriptforge.render.weasy import html_document, with_margin_boxes
+from scriptforge.render.footers import with_margin_boxes
+from scriptforge.render import weasy
 from scriptforge.render.choices import PNG_DPI
 from scriptforge.render.options import PrintSettings
 from scriptforge.render.writing import Rendered, captured_weasyprint_warnings, output, unique
@@ -88,8 +89,8 @@ class Renderer:
 
     def layout(self, html: str, base_dir: Path | None, warnings: list[str], *, system_fonts: bool = False):
         """A WeasyPrint Document for `html` (layout only); refused URLs are `warnings`."""
-        return html_document(html, base_url(base_dir), self.urls.fetcher(base_dir, warnings)).render(
-            font_config=self.fonts.config(system_fonts), stylesheets=[self.templates.stylesheet])
+        return weasy.lay_out(html, base_url(base_dir), self.urls.fetcher(base_dir, warnings),
+                             font_config=self.fonts.config(system_fonts), stylesheets=[self.templates.stylesheet])
 
     def _laid_out(self, view, template: str, base_dir, warnings: list[str], system_fonts: bool):
         return self.layout(self.html(view, template, system_fonts=system_fonts), base_dir, warnings,
@@ -142,7 +143,7 @@ class Renderer:
                   from_whole: Sequence = ()) -> list:
         """Parts laid out one by one each count their pages from 1 (or, fitted, have no footer):
         where the view has a footer, each gets the footers of its pages numbered as pages of the
-        whole output, laid out over empty pages (``weasy.with_margin_boxes``; page breaks do not
+        whole output, laid out over empty pages (``footers.with_margin_boxes``; page breaks do not
         depend on the footer); a part taken from the layout of the whole (`from_whole`) is laid out
         again alone, at the text size it was fitted to (`scales`), since a part alone prints a
         little more (a night page's language-tag notes)."""

@@ -5,14 +5,13 @@ Renderer, so fonts, templates and CSS are loaded once per batch). The only modul
 user files and writes outputs; `render/` turns views into bytes and touches no script file.
 """
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-import gc
 from pathlib import Path
 import shutil
 from typing import TYPE_CHECKING, Any, Callable
 
 from scriptforge.scripts.analysis import analyse
+from scriptforge.io import collector
 from scriptforge.io.batch import Failure, attempt, can_fork
 from scriptforge.io.errors import InputError
 from scriptforge.render.outputs import check_targets, output_target, write_rendered
@@ -159,12 +158,14 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
         result = attempt(lambda p: make(p, db, renderer, target=targets, **options), path)
         done(result)
         if len(paths) > 1:
-            gc.collect(0)  # what this render left in reference cycles (see _collector_paused)
+            collector.collect_young()  # what this render left in reference cycles
         return result
 
     if jobs <= 1 or len(paths) < 3 or not can_fork():
-        with _collector_paused():
-            return [one(path) for path in paths]
+        with collector.paused():
+            results = [one(path) for path in paths]
+        collector.leave_alone()  # what the last render left: the command ends soon (io.collector)
+        return results
     # deferred: start-up time
     from concurrent.futures import ProcessPoolExecutor  # only here: a run at one job never imports them
     import multiprocessing
@@ -172,43 +173,21 @@ def build_all(paths: list[Path], db, renderer: Renderer, *, targets: Targets, jo
     results = [one(paths[0])]
     global _forked_batch
     _forked_batch = (db, renderer, targets, make, options)
-    gc.freeze()  # the loaded objects stay out of the collector's way, so forked copies share them
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_start_worker)
-    try:
-        for future in [executor.submit(_build_in_worker, path) for path in paths[1:]]:
-            results.append(future.result())
-            done(results[-1])
-    finally:
-        executor.shutdown(cancel_futures=True)
-        _forked_batch = None
-        gc.unfreeze()
+    with collector.frozen():  # the loaded objects stay out of the collector's way: forked copies share them
+        executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_start_worker)
+        try:
+            for future in [executor.submit(_build_in_worker, path) for path in paths[1:]]:
+                results.append(future.result())
+                done(results[-1])
+        finally:
+            executor.shutdown(cancel_futures=True)
+            _forked_batch = None
     return results
 
 
 _forked_batch: "tuple[Database, Renderer, Targets, Callable[..., BuildResult], dict[str, Any]] | None" = None
 # (db, renderer, targets, builder, options) of the running `build_all`, seen by its workers
-
-
-@contextmanager
-def _collector_paused():
-    """The cyclic garbage collector kept out of the renders: WeasyPrint makes about a million
-    objects per sheet, and the collector went through them again and again (~7 % of the CPU time
-    of a cold `build --night`, the same bytes out, 0.4 MiB more memory at the peak). Each render's
-    reference cycles are collected after it (`one`: only the youngest generation, where they all
-    are); what the last one left is frozen, so that the collection the collector would make as
-    soon as it is enabled again does not go through it before the command ends (the next
-    build_all returns it to the collector)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.unfreeze()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 def _start_worker() -> None:

@@ -1,7 +1,7 @@
 """Views → HTML: the Jinja environment and sheet.css.
 
 - Templates are compiled once per process and kept compiled in the user cache
-  (``_CheckedBytecodeCache``: a damaged entry is compiled again, never used).
+  (``_CachedBytecode``: a damaged entry is compiled again, never fatal).
 - sheet.css (with the team colours of ``colours.css.j2``) is read once per `Templates` and, for
   PDF and PNG, parsed once by WeasyPrint (`stylesheet`, passed as a user stylesheet, so any
   ``<style>`` of a template still overrides it); the HTML output inlines it.
@@ -9,55 +9,35 @@
   ``css_string`` (``views.css_string``, the one CSS string quoter).
 """
 
-import os
 from pathlib import Path
 
 import jinja2
 import markupsafe
 
-from scriptforge.io.fileio import read_cache_bytes, write_cache_bytes
 from scriptforge.model.records import TEAM_COLOURS
-from scriptforge.io.paths import TEMPLATES_DIR, cache_dir
+from scriptforge.io import cache
+from scriptforge.io.paths import FONTS_DIR, TEMPLATES_DIR
 from scriptforge.render.pages import PAPER
 from scriptforge.render.typefaces import font_stack
 from scriptforge.render.views import BADGE_COLOURS, WORD_JOINER, css_string
-from scriptforge.render.weasy import FONTS_DIR, parsed_css
+from scriptforge.render.weasy import parsed_css
 
 
-def _bytecode_cache():
-    """Compiled templates kept in the user cache (saves compiling them in every cold run)."""
-    directory = cache_dir("jinja")
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        if not os.access(directory, os.W_OK):
-            return None
-    except OSError:
-        return None
-    return _CheckedBytecodeCache(directory)
-
-
-class _CheckedBytecodeCache(jinja2.BytecodeCache):
-    """Jinja's compiled templates in the user cache, each entry checksummed (fileio's cache
-    format): Jinja's own file cache checks only the source's checksum, so a damaged byte in the
-    compiled code could change a page; here a damaged entry is compiled again."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-
-    def _path(self, bucket: jinja2.bccache.Bucket) -> Path:
-        return self.directory / f"{bucket.key}.checked"
+class _CachedBytecode(jinja2.BytecodeCache):
+    """Compiled templates kept in the user cache (`io.cache`: checked, this Python's bytecode
+    only); a missing or damaged entry is compiled again, never fatal."""
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        data = read_cache_bytes(self._path(bucket))
+        data = cache.read("jinja", bucket.key, code=True)
         if data is None:
             return
         try:
             bucket.bytecode_from_string(data)
-        except Exception:  # a sound entry from another Python or Jinja
+        except Exception:  # noqa: BLE001 — checksummed, so only another Jinja's format: compiled again
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        write_cache_bytes(self._path(bucket), bucket.bytecode_to_string())
+        cache.write("jinja", bucket.key, bucket.bytecode_to_string(), code=True)
 
 
 class Templates:
@@ -73,7 +53,7 @@ class Templates:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
-            bytecode_cache=_bytecode_cache(),
+            bytecode_cache=_CachedBytecode(),
         )
         self.env.filters["marks"] = to_html
         self.env.filters["css_string"] = css_string

@@ -2,7 +2,7 @@
 
 - The package's pre-subset Noto Sans CJK KR (``scriptforge/fonts``, with Noto Sans for the Latin,
   Greek and Cyrillic letters of the official translations and Noto Naskh Arabic for the Djinn's
-  flavor). fontconfig sees only those fonts (``weasy.only_bundled_fonts``), so output does not
+  flavor). fontconfig sees only those fonts (``fontconfig.only_bundled_fonts``), so output does not
   depend on the system's fonts, and finds them by family name (sheet.css); where fontconfig is
   not ours, and in the HTML output, they come through ``@font-face`` (`Fonts.faces`).
 - Text the bundled fonts cannot draw (``fonts/coverage.txt``) is reported as a warning naming the
@@ -21,7 +21,9 @@ from typing import Any
 
 from scriptforge.io.errors import InputError
 from scriptforge.render.system_fonts import Choice, bundled_only_refusal
-from scriptforge.render.weasy import FONTS_DIR, import_weasyprint, only_bundled_fonts
+from scriptforge.io.paths import FONTS_DIR
+from scriptforge.render.fontconfig import only_bundled_fonts
+from scriptforge.render.weasy import import_weasyprint
 from scriptforge.model.languages import font_packages, get, shown, unprintable_letters
 
 FONT_FAMILY = "Scriptforge Sans"

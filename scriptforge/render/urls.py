@@ -19,8 +19,9 @@ from pathlib import Path
 import urllib.parse
 
 from scriptforge.render.images import MAX_IMAGE_BYTES, image_problem
+from scriptforge.io.paths import FONTS_DIR
 from scriptforge.render.choices import FETCH_SECONDS
-from scriptforge.render.weasy import FONTS_DIR, import_weasyprint
+from scriptforge.render.weasy import import_weasyprint
 
 FETCH_TOTAL_TIMES = 4  # all remote pictures of one command: 4 × that (20 s by default)
 FETCH_TOTAL_BYTES = 32 * 1024 * 1024  # and 32 MiB in all (each at most images.MAX_IMAGE_BYTES)

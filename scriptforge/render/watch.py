@@ -17,12 +17,12 @@ while the watch waits for the next save.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import gc
 import os
 from pathlib import Path
 import time
 from typing import Any
 
+from scriptforge.io import collector
 from scriptforge.io.batch import attempt, Failure
 from scriptforge.io.errors import InputError, ScriptforgeError
 from scriptforge.render.outputs import STDOUT, written_lines
@@ -94,18 +94,13 @@ class Watch:
 
         start = time.perf_counter()
         self._failed = True
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector.paused():
             try:
                 db = self.database(stamp)
             except ScriptforgeError as exc:
                 return [f"Error: {exc}"]
             result = attempt(lambda path: build(path, db, self.renderer, target=self.target, keep_analysis=True,
                                                 durable=False, **self.options), self.script)
-        finally:
-            if enabled:
-                gc.enable()
         seconds = time.perf_counter() - start
         if isinstance(result, Failure):
             return [f"Error: {line}" for line in result.message.splitlines()]
@@ -152,7 +147,7 @@ class Watch:
                     # the homebrew sources the render found are watched from now on
                     seen = {**{p: v for p, v in self.files().items() if p not in stamp}, **stamp}
                     done += 1
-                    gc.collect()  # the render's garbage, while nothing waits for it
+                    collector.collect_young()  # the render's garbage, while nothing waits for it
                     continue
                 time.sleep(poll)
         except KeyboardInterrupt:

@@ -142,29 +142,21 @@ def validate_files(sources: Iterable[str | Path], db: Database,
     findings of the files that could be read. With ``jobs`` > 1 the files are checked by that many
     forked processes (scriptforge.io.batch.forked_map), in order, and the reports carry no analysis."""
     # deferred: start-up time
-    import gc
-
+    from scriptforge.io import collector
     from scriptforge.io.batch import forked_map
 
-    # The cyclic collector: the loaded database and modules (a few hundred thousand objects)
-    # are kept out of its full passes, and it does not run while a file is checked (the setup
-    # classes of a big script are tens of thousands of tuples it went through again and
-    # again, ~30 ms of the 224-character script's 0.1 s); whatever a file left in reference
-    # cycles is collected as soon as the next one starts allocating.
-    gc.freeze()
+    # The loaded database stays out of the collector's passes, and it does not run while a file is
+    # checked (io.collector); what a file left in cycles goes when the next one starts allocating.
+    collector.leave_alone()
 
     def one(source: str | Path) -> Report:
-        paused = gc.isenabled()
-        gc.disable()
         try:
-            report = validate_file(source, db)
+            with collector.paused():
+                report = validate_file(source, db)
         except InputError as exc:
             error = InputError("the folder holds no .json script files", where=str(source)) \
                 if Path(source).is_dir() else exc
             return input_error_report(str(source), error)
-        finally:
-            if paused:
-                gc.enable()
         report = report.selected(chosen) if chosen is not None else report
         return replace(report, analysis=None) if jobs > 1 else report
 
