@@ -237,11 +237,12 @@ def _watch(script: Path, out: Path, icons: Path | None = None):
     from scriptforge.db.database import load_database
     from scriptforge.render.outputs import output_target
     from scriptforge.render.pdf import Renderer
+    from scriptforge.render.options import PrintSettings
     from scriptforge.render.watch import Watch
 
     return Watch(script, load_database, Renderer(icons_dir=icons),
                  lambda path, name: output_target(path, str(out), "html", False),
-                 {"lang": "en", "paper": "a4", "fmt": "html"}, icons=icons)
+                 {"settings": PrintSettings(lang="en", fmt="html")}, icons=icons)
 
 
 def _run(watch, renders: int, lines: list[str]):

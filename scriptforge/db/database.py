@@ -124,8 +124,11 @@ class Database:
                                                    self.suggest, "character")]
 
     def unloaded(self, name: str) -> str | None:
-        """The official character that `name` (an earlier or community name, the English name in
-        another script: `other_names`) names where that character is not loaded, else None."""
+        """The official character that `name` (its id, an earlier or community name, the English
+        name in another script: `other_names`) names where that character is not loaded, else None."""
+        char_id = normalize_id(without_locale(name))
+        if char_id in official_facts().teams and char_id not in self.characters:
+            return char_id
         key = name_key(name)
         ids = {char_id for table in self.other_names.values() for char_id, names in table.items()
                if char_id not in self.characters and any(name_key(n) == key for n in names)}
