@@ -644,6 +644,16 @@ def mark_fallbacks(view: SheetView, db) -> None:
 
 
 
+def with_page_starts(view: SheetView, starts: dict[str, tuple[int, ...]]) -> SheetView:
+    """A copy of `view` whose teams are cut where a page goes on with them (`starts`: team id ->
+    row indexes, `pages.page_starts`): each later part is printed on a page of its own, under the
+    team's heading marked as continued (ui.yaml `labels.continued`)."""
+    def cut(teams: list[TeamView]) -> list[TeamView]:
+        return [replace(team, page_starts=starts.get(team.id, ())) for team in teams]
+
+    return replace(view, teams=cut(view.teams), extra_teams=cut(view.extra_teams))
+
+
 #: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).
 NAME_CELL_REM = 8.2
 
