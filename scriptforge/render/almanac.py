@@ -21,7 +21,8 @@ from scriptforge.scripts.analysis import Analysis
 from scriptforge.model.describe import effect_text, quote_ability
 from scriptforge.model.languages import default, split_pair, translation_source
 from scriptforge.model.records import LIST_FIELDS, NIGHTS, PAGE_FIELDS, Character, pick_text
-from scriptforge.render.views import TEAM_COLOURS, Footer, Icon, PrintOptions, SheetView, labels_for, make_view
+from scriptforge.render.views import TEAM_COLOURS, Footer, Icon, PrintOptions, SheetView, labels_for, make_view, \
+    with_page_starts
 
 TEXT_SECTIONS = PAGE_FIELDS[1:]  # the seeds' order (the name heads the page)
 _LIST_SECTIONS = LIST_FIELDS
@@ -278,9 +279,14 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
     if fmt != "html":
         scale, warnings = fit_sheet(view, renderer, base_dir)
         view = replace(view, sheet_scale=scale)
-    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir)
+    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir, cut=_cut_sheet)
     rendered.warnings[:0] = warnings
     return rendered
+
+
+def _cut_sheet(view: AlmanacView, starts: dict[str, tuple[int, ...]]) -> AlmanacView:
+    """`view` with its character sheet's teams cut where a page goes on with them."""
+    return replace(view, sheet=with_page_starts(view.sheet, starts))
 
 
 def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 import math
 
-from scriptforge.render.pages import page_used
+from scriptforge.render.pages import page_starts, page_used
 
 SHRINK_STEPS = (1.0, 0.94, 0.88, 0.82, 0.76, 0.7)
 MAX_LAYOUTS = 3
@@ -170,3 +170,21 @@ def save_last_page(lay_out: Callable[[float], Any], document: Any, paper: str) -
         if len(tighter.pages) < len(document.pages):
             return tighter
     return document
+
+
+def mark_continued(lay_out: Callable[[Any], Any], view: Any, document: Any,
+                   cut: Callable[[Any, dict[str, tuple[int, ...]]], Any]) -> tuple[Any, Any]:
+    """(the view, its layout) with the heading of each team a page goes on with marked as
+    continued on that page. The heading is its table's head, so `document` (the layout of `view`)
+    already repeats it there, and the rows fall on the same pages when the team's table is cut
+    where the page starts: `cut(view, pages.page_starts(document))` is that view
+    (`views.with_page_starts`), laid out by `lay_out`. That layout is taken when its pages start
+    at the same rows, else `view` and `document` as they are (the heading repeated, unmarked)."""
+    starts = page_starts(document)
+    if not starts:
+        return view, document
+    marked = cut(view, starts)
+    again = lay_out(marked)
+    if len(again.pages) == len(document.pages) and page_starts(again) == starts:
+        return marked, again
+    return view, document

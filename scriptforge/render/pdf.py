@@ -28,16 +28,16 @@ document of a batch.
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from scriptforge.render.fit import SHRINK_STEPS, Fitted, fit_part, save_last_page, steps_for
+from scriptforge.render.fit import SHRINK_STEPS, Fitted, fit_part, mark_continued, save_last_page, steps_for
 from scriptforge.render.pages import split_parts
 from scriptforge.render.pictures import Pictures
 from scriptforge.render.system_fonts import Choice, use_system_fonts
 from scriptforge.render.templating import Templates, base_url
 from scriptforge.render.typefaces import Fonts, free_font_copies_at_exit, missing_glyph_warning, missing_glyphs
 from scriptforge.render.urls import FETCH_SECONDS, UrlPolicy
-from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words
+from scriptforge.render.views import WORD_JOINER, keep_korean_words, keep_words, with_page_starts
 from scriptforge.render.footers import with_margin_boxes
 from scriptforge.render import weasy
 from scriptforge.render.choices import PNG_DPI
@@ -102,6 +102,8 @@ class Renderer:
         Everything is laid out as one HTML document first (one style computation, one layout
         pass); when some part does not fit on its page, the parts that do are taken from it as
         they are, and each of the others is shrunk by ``fit.fit_part``, starting from its pages there.
+        A sheet that still takes more pages is laid out once more with the heading of each team a
+        page goes on with marked as continued there (``fit.mark_continued``).
         """
         parts = []
         if view.show_sheet:
@@ -118,11 +120,12 @@ class Renderer:
             if len(document.pages) == len(parts):
                 return Parts([document])
             firsts = split_parts(document, len(parts))
-        docs, scales, fitted = [], [], []
+        docs, scales, fitted, printed = [], [], [], []
         for (part, template, what), first in zip(parts, firsts):
             if first is not None and len(first.pages) == 1:
                 docs.append(first)
                 scales.append(SHRINK_STEPS[0])
+                printed.append((part, template))
                 continue
 
             def lay_out(scale: float, part=part, template=template):
@@ -132,11 +135,17 @@ class Renderer:
 
             document, fit, said = fit_part(lay_out, part.paper, what, first=first, steps=steps_for(part.font_scale))
             warnings.extend(said)
+            if part.show_sheet and len(document.pages) > 1:  # a team going on over a page says so there
+                def marked_layout(marked, scale: float = fit.scale):
+                    return lay_out(scale, part=marked)
+
+                part, document = mark_continued(marked_layout, part, document, with_page_starts)
             docs.append(document)
+            printed.append((part, template))
             scales.append(fit.scale)
             fitted.append(fit)
-        numbered = self._numbered([(part, template) for part, template, _ in parts], docs, scales, base_dir,
-                                  system_fonts, [first for first in firsts if first is not None])
+        numbered = self._numbered(printed, docs, scales, base_dir, system_fonts,
+                                  [first for first in firsts if first is not None])
         return Parts(numbered, fitted)
 
     def _numbered(self, parts: list, docs: list, scales: list[float], base_dir, system_fonts: bool,
@@ -175,16 +184,21 @@ class Renderer:
             return output(parts.docs, fmt, warnings, self.dpi, parts.fitted)
 
     def render_document(self, view, template: str, fmt: str = "pdf", base_dir: Path | None = None,
-                        balance: bool = False) -> Rendered:
+                        balance: bool = False, cut: Callable[[Any, dict], Any] | None = None) -> Rendered:
         """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
         what `render` does for sheets: glyph check, safe icons, Korean words kept whole. With
-        `balance`, a last page under a quarter used is saved by smaller text where it can be."""
+        `balance`, a last page under a quarter used is saved by smaller text where it can be.
+        `cut(view, starts)`: the view with its teams cut where a page goes on with them (the
+        almanac's character sheet), so that their headings there say so (`fit.mark_continued`)."""
         warnings: list[str] = []
         with captured_weasyprint_warnings(warnings):
             view, missing = self._prepare(view, base_dir, warnings, fmt)
             if fmt == "html":
                 return self._html_output(view, template, warnings)
             document = self._laid_out(view, template, base_dir, warnings, missing)
+            if cut is not None and len(document.pages) > 1:
+                view, document = mark_continued(
+                    lambda marked: self._laid_out(marked, template, base_dir, [], missing), view, document, cut)
             if balance:
                 document = save_last_page(
                     lambda scale: self._laid_out(replace(view, scale=scale), template, base_dir, [], missing),

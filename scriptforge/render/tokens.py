@@ -18,7 +18,7 @@ Every glyph position is computed here from the bold font's advance widths (``mea
 the bundled fonts have no kerning), so what fits here fits on the page.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import math
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from scriptforge.io.errors import InputError
 from scriptforge.model.ids import neutral_label, token_id
 from scriptforge.model.languages import fallback_chain, split_pair
 from scriptforge.model.records import TEAMS, Character
+from scriptforge.render.fit import SHRINK_STEPS
 from scriptforge.render.measure import width_em
 from scriptforge.render.token_layout import PRINTABLE_MARGIN_MM, Kind, Placed, area, layout
 from scriptforge.render.views import TEAM_COLOURS, Icon, byline, icon_for, labels_for
@@ -157,6 +158,8 @@ class TokenSheetView:
     scale: float = 1.0
     art_notice: str | None = None  # set by the renderer where official art is on the pages (printed on the cover)
     reference: list | None = None  # another game's role cards: the cover lists the roles (render.game_cards)
+    # the cover's text size (the token pages are in mm): smaller where the cover would not fit its page (fit_cover)
+    cover_scale: float = 1.0
 
     def tokens(self) -> list[TokenView]:
         return [t for page in self.pages for t in page]
@@ -578,8 +581,34 @@ def tokens_view(analysis: Analysis, tokens: TokenSet, sheet_lang: str, paper: st
 
 
 def render_tokens(view: TokenSheetView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
-    """A ``Rendered`` of the token sheets: the cover page, then the token pages."""
+    """A ``Rendered`` of the token sheets: the cover page, then the token pages. The cover's text is
+    set smaller where it would not fit on its page (`fit_cover`)."""
+    warnings = list(view.warnings)
+    if fmt != "html":
+        scale, said = fit_cover(view, renderer, base_dir)
+        view = replace(view, cover_scale=scale)
+        warnings += said
     rendered = renderer.render_document(view, "tokens.html.j2", fmt, base_dir)
-    rendered.warnings[:0] = view.warnings
+    rendered.warnings[:0] = warnings
     return rendered
+
+
+def fit_cover(view: TokenSheetView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
+    """(the cover's text size, the warning that says so, none at 100 %): the first of the sheets'
+    SHRINK_STEPS at which the cover, laid out alone (no token pages: a few hundredths of a second),
+    takes one page — a long list of names (a script of 142 characters) otherwise runs a line or two
+    onto a page of its own. Where it takes more pages even at the smallest step, the largest step
+    at which it takes as few, so its last page is as full as it can be."""
+    pages = {}
+    for scale in SHRINK_STEPS:
+        pages[scale] = renderer.page_count(replace(view, pages=[], cover_scale=scale), "tokens.html.j2", base_dir)
+        if pages[scale] <= 1:
+            break
+    fewest = min(pages.values())
+    scale = max(step for step, count in pages.items() if count == fewest)
+    if scale == SHRINK_STEPS[0]:
+        return scale, []
+    if fewest > 1:
+        return scale, [f"the cover does not fit on 1 page: it takes {fewest} pages, at {round(scale * 100)}% text size"]
+    return scale, [f"the cover: text set at {round(scale * 100)}% to fit on 1 page"]
 

@@ -63,6 +63,26 @@ class CharacterView:
 
 
 @dataclass
+class TeamPart:
+    """The rows of a team on one page: the first part under the team's heading, each later one
+    (a page that goes on with the team) under the heading marked as continued."""
+
+    continued: bool
+    first: int  # the index of its first row in the team's rows
+    rows: list[list[CharacterView | None]]
+    columns: int = 1
+
+    @property
+    def cells(self) -> int:
+        """The cells of a row: icon, name and ability per column, a gap between two columns."""
+        return 4 * self.columns - 1
+
+    def numbered(self) -> list[tuple[int, list[CharacterView | None]]]:
+        """(the row's index in the team's rows, its cells), for each row."""
+        return list(enumerate(self.rows, self.first))
+
+
+@dataclass
 class TeamView:
     """A team's block on a sheet: its title, colour and character rows."""
 
@@ -71,6 +91,9 @@ class TeamView:
     colour: str
     characters: list[CharacterView]
     lang_tag: str | None = None  # the title is in another language than the page ("EN")
+    # the rows (indexes into `rows(columns)`) at which a page goes on with this team: each starts
+    # a part under the heading marked as continued (set by the renderer from a layout, pages.py)
+    page_starts: tuple[int, ...] = ()
 
     def rows(self, columns: int) -> list[list[CharacterView | None]]:
         """The characters in `columns` columns, read down the first column then the next (each
@@ -78,6 +101,13 @@ class TeamView:
         height = -(-len(self.characters) // columns)
         cols = [self.characters[i * height:(i + 1) * height] for i in range(columns)]
         return [[col[r] if r < len(col) else None for col in cols] for r in range(height)]
+
+    def parts(self, columns: int) -> list[TeamPart]:
+        """The rows cut where a page goes on with the team (`page_starts`); one part without."""
+        rows = self.rows(columns)
+        cuts = [0, *(start for start in sorted(set(self.page_starts)) if 0 < start < len(rows)), len(rows)]
+        return [TeamPart(continued=start > 0, first=start, rows=rows[start:end], columns=columns)
+                for start, end in zip(cuts, cuts[1:])]
 
 
 @dataclass
@@ -324,7 +354,7 @@ def _joined(value):
 
 _NOT_TEXT = {"id", "team", "lang", "html_lang", "paper", "url", "colour", "key", "character", "scale",
              "show_sheet", "fallback", "homebrew", "players", "lang_tag", "fallbacks", "fallback_tags", "stale",
-             "offset", "total", "columns", "compact", "font_scale", "hide_title", "official"}
+             "offset", "total", "columns", "compact", "font_scale", "hide_title", "official", "page_starts"}
 
 
 def keep_korean_words(view):
@@ -573,6 +603,16 @@ def mark_fallbacks(view: SheetView, db) -> None:
     view.fallback_tags = list(dict.fromkeys(tag for _, tag in tagged if tag != old))
     view.footer_notes = fallback_notes(db, view.html_lang, [tag for _, tag in tagged])
 
+
+
+def with_page_starts(view: SheetView, starts: dict[str, tuple[int, ...]]) -> SheetView:
+    """A copy of `view` whose teams are cut where a page goes on with them (`starts`: team id ->
+    row indexes, `pages.page_starts`): each later part is printed on a page of its own, under the
+    team's heading marked as continued (ui.yaml `labels.continued`)."""
+    def cut(teams: list[TeamView]) -> list[TeamView]:
+        return [replace(team, page_starts=starts.get(team.id, ())) for team in teams]
+
+    return replace(view, teams=cut(view.teams), extra_teams=cut(view.extra_teams))
 
 
 #: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).

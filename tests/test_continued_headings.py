@@ -1,0 +1,70 @@
+"""A sheet that runs over pages: a page that goes on with a team starts with the team's heading,
+marked as continued in the page's language (the storyteller's issue: "a team's heading repeated
+where a page continues it")."""
+
+import json
+
+from click.testing import CliRunner
+import pypdfium2 as pdfium
+import pytest
+
+from scriptforge.cli import main
+
+# the team headings of the sheet (upper case in Latin letters: sheet.css) and the word after the
+# heading of a continued team; German has no word of its own and falls back to English
+TOWNSFOLK = {"en": "TOWNSFOLK", "ko": "주민", "de": "BÜRGER"}
+CONTINUED = {"en": "(continued)", "ko": "(계속)", "de": "(continued)"}
+TEAMS = {"en": ("TOWNSFOLK", "OUTSIDERS", "MINIONS", "DEMONS", "FABLED", "JINXES"),
+         "ko": ("주민", "외지인", "하수인", "악마", "전설", "징크스"),
+         "de": ("BÜRGER", "AUSSENSEITER", "SCHERGEN", "DÄMONEN", "LEGENDEN", "JINXES")}
+
+
+@pytest.fixture(scope="module")
+def big_script(tmp_path_factory, db):
+    """Every built-in character and 60 homebrew Townsfolk: more Townsfolk than a page holds even
+    at the smallest text size, so the sheet runs over pages inside the Townsfolk."""
+    homebrew = [{"id": f"villager{n}", "name": f"Villager {n}", "team": "townsfolk",
+                 "ability": f"Each night, you learn something about player {n}."} for n in range(1, 61)]
+    path = tmp_path_factory.mktemp("big") / "big-village.json"
+    path.write_text(json.dumps([{"id": "_meta", "name": "Big Village", "author": "tests"}, *db.characters,
+                                *homebrew], ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def _page_lines(pdf_path) -> list[list[str]]:
+    """The lines of text of each page of the PDF."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        return [page.get_textpage().get_text_range().replace("\r\n", "\n").split("\n") for page in pdf]
+    finally:
+        pdf.close()
+
+
+def _build(script, out, *options) -> list[list[str]]:
+    result = CliRunner().invoke(main, ["build", str(script), "-o", str(out), *options])
+    assert result.exit_code == 0, result.output
+    return _page_lines(out)
+
+
+@pytest.mark.parametrize("lang, paper, layout", [("en", "a4", ()), ("ko", "letter", ()), ("ko", "a4", ("--columns", "2")),
+                                                 ("en", "letter", ("--compact",)), ("de", "a4", ())])
+def test_a_page_that_goes_on_with_a_team_starts_with_its_heading_marked_continued(big_script, tmp_path, lang,
+                                                                                   paper, layout):
+    pages = _build(big_script, tmp_path / "sheet.pdf", "--lang", lang, "--paper", paper, *layout)
+    assert len(pages) >= 2
+    continued = f"{TOWNSFOLK[lang]} {CONTINUED[lang]}"
+    assert pages[0][0] == "Big Village" and continued not in pages[0]
+    assert pages[1][0] == continued  # the Townsfolk go on over page 2: their heading comes first
+    for lines in pages[1:]:  # every later page starts with a heading: the team it goes on with, or the next
+        first = lines[0].removesuffix(f" {CONTINUED[lang]}")
+        assert first in TEAMS[lang], lines[:2]
+
+
+def test_the_outline_names_each_team_once(big_script, tmp_path):
+    """The continued headings are not bookmarks of their own: the PDF's outline lists each team once."""
+    from pypdf import PdfReader
+
+    _build(big_script, tmp_path / "sheet.pdf", "--lang", "en")
+    outline = PdfReader(tmp_path / "sheet.pdf").outline
+    titles = [item.title for item in outline[1]]
+    assert titles == ["Townsfolk", "Outsiders", "Minions", "Demons", "Fabled", "Jinxes"]
