@@ -97,6 +97,20 @@ def read_printable_script(script_path: Path, db: "Database") -> Script:
     return script
 
 
+def _started(script_path: Path, db, renderer: Renderer, settings: PrintSettings, target: "Path | Targets",
+             skip_unknown: bool) -> tuple[Path, "BuildResult", Any, Any]:
+    """What a sheet and a kit start with: the script read (refused where the language cannot be
+    printed, or where it names unknown characters unless `skip_unknown`), its output path, the
+    result with the warnings so far, the layout resolved for it, and its analysis."""
+    require_printable(settings.lang, settings.fmt or "pdf", renderer.system_fonts)
+    script = read_printable_script(script_path, db)
+    target = _resolved(target, script_path, script)
+    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
+    result.warnings += renamed_warning(script_path, target)
+    options = settings.layout.for_script(script)
+    return target, result, options, analyse(script, db, players=options.night_players)
+
+
 def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
           settings: PrintSettings = PrintSettings(), back: bool = False, night: bool = False, sheet: bool = True,
           skip_unknown: bool = False, keep_analysis: bool = False, durable: bool = True,
@@ -109,13 +123,7 @@ def build(script_path: Path, db, renderer: Renderer, *, target: Path | Targets,
     night pages keeps only those characters' steps. `durable=False` writes without waiting for the
     disk (still atomic: `watch`'s preview, see outputs.write_rendered)."""
     lang, fmt = settings.lang, settings.fmt or "pdf"
-    require_printable(lang, fmt, renderer.system_fonts)
-    script = read_printable_script(script_path, db)
-    target = _resolved(target, script_path, script)
-    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
-    result.warnings += renamed_warning(script_path, target)
-    options = settings.layout.for_script(script)
-    analysis = analyse(script, db, players=options.night_players)
+    target, result, options, analysis = _started(script_path, db, renderer, settings, target, skip_unknown)
     if keep_analysis:
         result.analysis = analysis
     if back or night:  # a night order printed from a broken _meta list: said, as validate says it
@@ -320,13 +328,7 @@ def build_kit(script_path: Path, db, renderer: Renderer, *, target: Path | Targe
     players = settings.layout.players
     if players is None:
         raise InputError("a kit is for one game: give --players N (5-20)")
-    require_printable(lang, fmt, renderer.system_fonts)
-    script = read_printable_script(script_path, db)
-    target = _resolved(target, script_path, script)
-    result = BuildResult(script=Path(script_path), warnings=refuse_unknown(script, skip_unknown))
-    result.warnings += renamed_warning(script_path, target)
-    options = settings.layout.for_script(script)
-    analysis = analyse(script, db, players=options.night_players)
+    target, result, options, analysis = _started(script_path, db, renderer, settings, target, skip_unknown)
     in_play = bag_of(analysis, bag, players, result.warnings)
     parts = render_kit(analysis, renderer, lang=lang, paper=settings.paper, options=options, in_play=in_play,
                        choice=choice, base_dir=script_folder(script_path), token_options=token_options)
