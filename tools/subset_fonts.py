@@ -31,7 +31,8 @@ GSUB, GPOS, BASE and vhea/vmtx, subsetting takes ~0.075 s per font instead of ~0
 The cost: no Latin kerning or fi/fl ligatures (invisible at sheet sizes; Hangul syllables are
 precomposed and need neither).
 
-``coverage.txt`` lists the code points the fonts cover (ranges, hex), so the renderer's
+``coverage.txt`` lists the code points the fonts cover (ranges, hex), Scriptforge Marks' included
+(our own font of the punctuation these lack, made by ``tools/marks_font.py``), so the renderer's
 missing-glyph check does not load fontTools at run time; ``bold-advances.txt`` the bold face's
 advance widths, with which the sheets size their name column (``render/measure.py``).
 
@@ -186,6 +187,16 @@ def make_latin_subset(source: Path, target: Path, korean: Path) -> None:
     _subset_and_save(font, unicodes, ["kern", "liga", "ccmp", "locl", "mark", "mkmk"], target, slimmed=True)
 
 
+MARKS_OUT = "ScriptforgeMarks-Regular.ttf"  # tools/marks_font.py
+
+
+def coverage_fonts(out: Path) -> list[Path]:
+    """The fonts whose code points coverage.txt lists: the regular face of each bundled font (each
+    bold face has the same code points as its regular one)."""
+    return [out / OUT_NAME.format(weight="Regular"), out / LATIN_OUT.format(weight="Regular"), out / ARABIC_OUT,
+            out / MARKS_OUT]
+
+
 def write_coverage(font_paths: list[Path], target: Path) -> None:
     """coverage.txt: the code points of the fonts' cmaps as ``start-end`` hex ranges, one a line."""
     covered: set[int] = set()
@@ -276,7 +287,6 @@ def main() -> None:
             print(f"{target}: slimmed, {target.stat().st_size // 1024} KB")
         else:
             make_subset(args.source_dir / filename, target, wanted_text())
-    latin = [args.out / LATIN_OUT.format(weight=weight) for weight in LATIN_WEIGHTS]
     if not args.slim_existing:
         for weight, filename in LATIN_WEIGHTS.items():
             make_latin_subset(LATIN_SOURCE_DIR / filename, args.out / LATIN_OUT.format(weight=weight),
@@ -285,8 +295,7 @@ def main() -> None:
         make_arabic_subset(args.arabic_source, args.out / ARABIC_OUT)
     elif not args.slim_existing:
         print(f"{args.arabic_source}: not installed (fonts-noto-core); {ARABIC_OUT} kept as it is")
-    write_coverage([args.out / OUT_NAME.format(weight="Regular"), latin[0], args.out / ARABIC_OUT],
-                   args.out / "coverage.txt")
+    write_coverage(coverage_fonts(args.out), args.out / "coverage.txt")
     write_advances(args.out / OUT_NAME.format(weight="Bold"), args.out / "bold-advances.txt")
 
 

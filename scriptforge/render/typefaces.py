@@ -5,6 +5,9 @@
   flavor). fontconfig sees only those fonts (``fontconfig.only_bundled_fonts``), so output does not
   depend on the system's fonts, and finds them by family name (sheet.css); where fontconfig is
   not ours, and in the HTML output, they come through ``@font-face`` (`Fonts.faces`).
+- Scriptforge Marks, our own font of the punctuation the others lack (the danda and double danda
+  of the Hindu's flavor; ``tools/marks_font.py`` draws it to the text face's measure), last in
+  every font stack: it sets only what no font before it has.
 - Text the bundled fonts cannot draw (``fonts/coverage.txt``) is reported as a warning naming the
   characters, and that render uses a font configuration that also sees the system's fonts (else
   it would print as boxes); a sheet language no font on the machine can set is refused before
@@ -34,13 +37,16 @@ SYSTEM_FAMILIES = ("Noto Sans CJK KR", "Noto Sans KR", "Noto Sans", "Noto Naskh 
 def font_stack(lang: str) -> str:
     """The CSS font-family list of a page in `lang`: the bundled fonts, then the system fonts that
     set the language in its own glyph forms (the registry's `fonts`: a Japanese page's Han
-    characters in Japanese forms, not the Korean ones "Noto Sans CJK KR" would give), then the rest."""
-    families = dict.fromkeys((FONT_FAMILY, *get(lang).fonts, *SYSTEM_FAMILIES))
+    characters in Japanese forms, not the Korean ones "Noto Sans CJK KR" would give), then the rest,
+    and last our marks (only for what none of those has)."""
+    families = dict.fromkeys((FONT_FAMILY, *get(lang).fonts, *SYSTEM_FAMILIES, MARKS_FAMILY))
     return ", ".join(f'"{family}"' for family in families) + ", sans-serif"
 FONT_FILES = {400: "NotoSansKR-Subset-Regular.ttf", 700: "NotoSansKR-Subset-Bold.ttf"}
 ARABIC_FAMILY, ARABIC_FILE = "Noto Naskh Arabic", "NotoNaskhArabic-Subset-Regular.ttf"  # the Djinn's flavor
 # the Latin, Greek and Cyrillic letters of the official translations that the Korean face lacks
 LATIN_FAMILY, LATIN_FILES = "Noto Sans", {400: "NotoSans-Subset-Regular.ttf", 700: "NotoSans-Subset-Bold.ttf"}
+# our own punctuation marks that every font before it lacks (the danda, U+0964, and double danda, U+0965)
+MARKS_FAMILY, MARKS_FILES = "Scriptforge Marks", {400: "ScriptforgeMarks-Regular.ttf", 700: "ScriptforgeMarks-Bold.ttf"}
 
 
 @functools.cache
@@ -149,7 +155,8 @@ class Fonts:
         faces = []
         fonts = [(FONT_FAMILY, weight, filename) for weight, filename in FONT_FILES.items()]
         latin = [(LATIN_FAMILY, weight, filename) for weight, filename in LATIN_FILES.items()]
-        for family, weight, filename in (*fonts, *latin, (ARABIC_FAMILY, 400, ARABIC_FILE)):
+        marks = [(MARKS_FAMILY, weight, filename) for weight, filename in MARKS_FILES.items()]
+        for family, weight, filename in (*fonts, *latin, (ARABIC_FAMILY, 400, ARABIC_FILE), *marks):
             path = FONTS_DIR / filename
             if embed:
                 if filename not in self._data_urls:
