@@ -20,7 +20,7 @@ SCRIPT = ROOT / "examples" / "english-almanac-25.json"
 
 
 def warm(lang: str) -> dict[str, float]:
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.scripts.analysis import analyse
     from scriptforge.render.almanac import almanac_view
     from scriptforge.scripts.script import read_script

@@ -29,7 +29,7 @@ def main() -> int:
         print(f"{SHARED} is not available", file=sys.stderr)
         return 1
 
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.io.errors import InputError
     from scriptforge.model.ids import normalize_id
     from scriptforge.packs.install import import_pack

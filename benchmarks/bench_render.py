@@ -26,7 +26,7 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 
 def layout_floor(runs: int) -> tuple[float, float]:
     """(best wall s, best CPU s) of WeasyPrint alone laying out the `build --night` HTML."""
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.weasy import import_weasyprint
     from scriptforge.scripts.analysis import analyse

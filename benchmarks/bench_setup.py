@@ -31,7 +31,7 @@ def main() -> int:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
 
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.io.errors import InputError
     from scriptforge.packs.install import import_pack
     from scriptforge.rules.setup import COUNTS, setup_table

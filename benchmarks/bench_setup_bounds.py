@@ -35,7 +35,7 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,25,30,40")
     args = parser.parse_args()
 
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.rules.setup import MAX_SELECTIONS, setup_table
     from scriptforge.rules.setup_selections import _pool, _selection_count
     from scriptforge.scripts.script import read_script, script_from_data

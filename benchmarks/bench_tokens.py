@@ -21,7 +21,7 @@ SCRIPT = ROOT / "examples" / "faith-trust-and-pixie-dust.json"
 
 def warm(script: Path, lang: str) -> dict[str, float]:
     from scriptforge.scripts.analysis import analyse
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.db.pack_store import active_packs
     from scriptforge.render.tokens import tokens_view
     from scriptforge.render.views import keep_korean_words

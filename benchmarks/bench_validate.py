@@ -22,7 +22,7 @@ def main() -> int:
         return 2
 
     start = time.perf_counter()
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.io.errors import InputError
     from scriptforge.scripts.analysis import validate_file
 

@@ -28,7 +28,7 @@ def main() -> int:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
     from scriptforge.scripts.analysis import analyse
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.io.errors import InputError
     from scriptforge.db.pack_store import active_packs
     from scriptforge.render.almanac import almanac_view

@@ -38,7 +38,7 @@ def _row_record(row) -> dict:
 
 def dump(out: Path) -> int:
     from scriptforge.scripts.analysis import analyse
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.io.errors import InputError
     from scriptforge.packs.install import import_pack
     from scriptforge.scripts.script import read_script

@@ -105,7 +105,7 @@ def layouts_per_part(python: str, env: dict) -> str:
     code = f"""
 import sys, tempfile
 from pathlib import Path
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.db.pack_store import active_packs
 from scriptforge.render.pipeline import build
 from scriptforge.render.pdf import Renderer

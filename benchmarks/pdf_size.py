@@ -25,7 +25,7 @@ CODE = """
 import os, re, sys
 from pathlib import Path
 from scriptforge.scripts.analysis import analyse
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.packs import active_packs
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view

@@ -300,7 +300,7 @@ def main() -> int:
     if not args.reuse:
         copy_scripts(scripts, inputs)
 
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
 
     db = load_database(None, [pack])
     rows: list[tuple[str, list[Measured], float]] = []

@@ -89,7 +89,7 @@ def main() -> int:
     if not files:
         print(f"no corpus under {SHARED}", file=sys.stderr)
         return 2
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.db.pack_store import active_packs
     from scriptforge.render.pdf import Renderer
 

@@ -244,7 +244,7 @@ def main() -> int:
         print(f"token check: {SHARED} is missing: nothing to check", file=sys.stderr)
         return 2
     sys.path.insert(0, str(ROOT))
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.render.token_layout import PAPER_MM
 
     started = time.monotonic()

@@ -7,10 +7,16 @@ __all__ = ["Database", "load_database", "ScriptforgeError", "__version__"]
 def __getattr__(name: str):
     """`Database`, `load_database` and `ScriptforgeError`, imported on first use (a command that
     needs no database, ``cache info``, loads none of it)."""
-    if name in ("Database", "load_database"):
+    if name == "Database":
         # deferred: start-up time
-        from scriptforge.db import database
-        return getattr(database, name)
+        from scriptforge.db.database import Database
+
+        return Database
+    if name == "load_database":
+        # deferred: start-up time
+        from scriptforge.db.loading import load_database
+
+        return load_database
     if name == "ScriptforgeError":
         # deferred: start-up time
         from scriptforge.io.errors import ScriptforgeError

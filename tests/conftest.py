@@ -6,7 +6,7 @@ import tempfile
 from click.testing import CliRunner
 import pytest
 
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.io.paths import DATA_DIR
 
 # Caches (validators, templates, the loaded database) go to a fresh folder for each test run,

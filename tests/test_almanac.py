@@ -11,7 +11,7 @@ from pypdf import PdfReader
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.scripts.analysis import analyse
 from scriptforge.render.almanac import TEXT_SECTIONS, almanac_view, fallback_warning, quote_ability
 from scriptforge.render.pdf import Renderer

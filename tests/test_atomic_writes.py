@@ -22,7 +22,7 @@ import traceback
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.scripts.edit import add_characters, remove_characters
 from scriptforge.io.errors import ScriptforgeError
 from scriptforge.io.fileio import JOURNAL, atomic_write_text, finish_journal, locked, write_files

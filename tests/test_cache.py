@@ -229,7 +229,7 @@ def test_a_cache_past_its_cap_shrinks_on_the_next_run_oldest_first(clean, tmp_pa
 
 
 def test_a_moved_data_folder_keeps_its_database_entry(tmp_path, monkeypatch):
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.io.paths import DATA_DIR
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

@@ -5,7 +5,7 @@ import jsonschema
 import pytest
 import yaml
 
-from scriptforge.db.database import check_database, load_database
+from scriptforge.db.loading import check_database, load_database
 from scriptforge.io.datafiles import schema_path
 from scriptforge.io.errors import DataError, NotFoundError
 from scriptforge.model.ids import NIGHT_STEPS, NameIndex, name_key

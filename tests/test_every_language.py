@@ -17,7 +17,7 @@ import yaml
 
 from scriptforge.model import languages
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.io.terminal import display_width
 from tests.conftest import EXAMPLES, korean_translation, require_font, shared_path
 

@@ -125,7 +125,7 @@ def test_corpus_export_round_trip_changes_nothing_a_user_sees(official_ko, targe
     """Every corpus script (and the 16 World Cup scripts) exported, read back: no new validate
     error, and setup, night, jinxes and the printed sheet's text are the original's, in the
     export's language (benchmarks/round_trip.py prints the same counts)."""
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.render.pdf import Renderer
 
     module = _round_trip_module()
@@ -151,7 +151,7 @@ def test_corpus_export_round_trip_changes_nothing_a_user_sees(official_ko, targe
 def test_export_keeps_selection_marks_and_images(official_ko):
     """The official Witch Hunt keeps its Witch's `bag-duplicate` mark (else the app deals one
     Witch and setup is impossible at 5–9 players) and every object keeps its image."""
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
 
     _, pack, _ = official_ko
     db = load_database(packs=[pack])

@@ -234,7 +234,7 @@ def test_l10n_confirm_writes_the_user_layer_only_and_all_works_with_a_pack(tmp_p
 # -- watch: no loops, no endless waits, no spurious errors ---------------------------------------
 
 def _watch(script: Path, out: Path, icons: Path | None = None):
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.render.outputs import output_target
     from scriptforge.render.pdf import Renderer
     from scriptforge.render.options import PrintSettings

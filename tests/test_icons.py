@@ -13,7 +13,7 @@ import pytest
 
 from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.packs.icons import MANIFEST, SIZE
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view

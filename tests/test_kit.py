@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from scriptforge.cli import main
 from scriptforge.cli.printing import print_settings_options
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.model.describe import quote_ability
 from scriptforge.model.languages import codes
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.l10n.checks import REGISTRY, run_checks
 from scriptforge.l10n.provenance import YamlDoc, confirm, plan_confirm, status
 from scriptforge.model.ids import text_hash

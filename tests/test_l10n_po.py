@@ -5,7 +5,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.l10n.po import export_po
 from tests.test_l10n import _drop_texts, _edit
 

@@ -13,7 +13,7 @@ import pytest
 
 from scriptforge.model import languages
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.io.paths import SCHEMAS_DIR
 from scriptforge.packs.install import import_pack
 from scriptforge.scripts.script import read_script

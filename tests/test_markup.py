@@ -5,7 +5,7 @@ import re
 from markupsafe import escape
 import pytest
 
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.model.markup import to_html, to_text
 from scriptforge.render.views import keep_words
 from tests.conftest import shared_path

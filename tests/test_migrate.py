@@ -63,7 +63,7 @@ def test_number_words_are_read_as_numbers():
 def test_the_corpus_korean_scripts_migrate_to_ids_and_validate(official_ko):
     """With the official pack, every community Korean script validates after migrate, keeps no
     `traveler`, and what stays an override differs from the official rules in a way it says."""
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
     from scriptforge.scripts.analysis import validate_data
     from scriptforge.model.findings import has_errors
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.io.errors import NotFoundError
 from scriptforge.io.paths import DATA_DIR
 from scriptforge.model.ids import NameIndex, name_key

@@ -8,7 +8,7 @@ import pytest
 
 from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.scripts.analysis import validate_data
 from tests.conftest import shared_path
 

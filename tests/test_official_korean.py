@@ -6,7 +6,7 @@ import json
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.model.ids import token_id
 from scriptforge.db.pack_store import packs_dir
 from scriptforge.text.reference import character_record

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.db.pack_store import packs_dir
 from scriptforge.model.languages import resolve
 from tests.conftest import ROOT, shared_path

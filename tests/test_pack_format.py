@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.io.errors import DataError
 from scriptforge.packs.build import build_pack, read_source
 from scriptforge.db.pack_store import Manifest, SourceFile, damaged_pack, read_pack, write_pack

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.model.ids import normalize_id
 
 

@@ -10,7 +10,7 @@ import time
 import pytest
 import yaml
 
-from scriptforge.db.database import check_database, load_database
+from scriptforge.db.loading import check_database, load_database
 from scriptforge.io.errors import InputError
 from scriptforge.model.ids import token_id
 from scriptforge.packs.build import read_source

@@ -10,7 +10,7 @@ import pytest
 
 from scriptforge.scripts.analysis import analyse
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.io.errors import InputError
 from scriptforge.packs.install import import_pack
 from scriptforge.rules.setup import COUNTS, setup_table

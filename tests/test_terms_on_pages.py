@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.model.glossary import variant_pattern
 
 ROOT = Path(__file__).resolve().parents[1]

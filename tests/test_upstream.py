@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import pytest
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.l10n.checks import run_checks
 from scriptforge.l10n.lang import rules_for
 from scriptforge.l10n.lang.en import English

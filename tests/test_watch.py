@@ -10,7 +10,7 @@ import time
 from pypdf import PdfReader
 
 from scriptforge.cli import main
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.render.options import PrintSettings
 from scriptforge.render.outputs import output_target
 from scriptforge.render.pdf import Renderer

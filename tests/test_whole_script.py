@@ -217,7 +217,7 @@ def test_two_columns_compact_and_large_text_render(tmp_path, lang):
 
 
 def _db():
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
 
     return load_database()
 
@@ -305,7 +305,7 @@ def test_completeness_on_a_corpus_sample(tmp_path, official_ko):
     official = shared_path("reference", "official")
     samples = [official / "wc25" / name / "script.json" for name in ("witchhunt", "stowedaway")]
     pack = official_ko[1]  # the official files and a Korean test translation
-    from scriptforge.db.database import load_database
+    from scriptforge.db.loading import load_database
 
     db = load_database(None, [pack])
     counts = {"character": 0, "jinx": 0, "rule": 0}

@@ -10,7 +10,7 @@ from scriptforge.io.errors import InputError
 from scriptforge.model.rule_sets import ALL, GAMES, selection
 from scriptforge.io.fileio import write_output
 from scriptforge.io.userfiles import read_json
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.cli.common import (LANG, command_db, complete_name, data_options, default_lang, echo,
                                     fail_cleanly, findings_options, findings_selection, format_option,
                                     print_json, rule_sets_for)

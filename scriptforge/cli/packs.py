@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from scriptforge.db.database import load_database
+from scriptforge.db.loading import load_database
 from scriptforge.db.pack_store import list_packs, packs_dir
 from scriptforge.cli.common import (LANG, command_db, data_options, echo, fail_cleanly, format_option,
                                     print_json)

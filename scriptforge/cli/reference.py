@@ -6,7 +6,7 @@ import click
 
 from scriptforge.model.rule_sets import rule_set
 from scriptforge.model.records import TEAMS
-from scriptforge.db.database import check_database, check_database_cache
+from scriptforge.db.loading import check_database, check_database_cache
 from scriptforge.cli.common import (LANG, LANGS, command_db, complete_name, data_options,
                                     default_lang, echo, fail_cleanly, format_option, game_option, print_json)
 

@@ -7,7 +7,7 @@ kinds of card or role, each role's team, kind, count and ability conditions such
 language, keyed by the same ids. ``data/games/<lang>/ui.yaml`` holds the words the sheets share.
 Every file is checked against its JSON Schema (``scriptforge/schemas/game*.schema.json``) on
 load, then the references between files are checked; a problem names the file and the line.
-A game loads as the character database does (`database.open_roots`, then the `load_cached`
+A game loads as the character database does (`cached.open_roots`, then the `load_cached`
 pickle cache) and looks its names up through the same `ids.NameIndex` (find, resolve, suggest,
 complete). What the commands print of a game is in `text/games.py`.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import os
 
-from scriptforge.db.database import load_cached, open_roots
+from scriptforge.db.cached import load_cached, open_roots
 from scriptforge.io.datafiles import ProblemCollector
 from scriptforge.io.errors import DataError, InputError, NotFoundError
 from scriptforge.model.languages import detect, fallback_chain, official, present
@@ -312,7 +312,7 @@ class GameDatabase:
 def load_game(game: str, data_dir: Path | None = None) -> GameDatabase:
     """Load and check one game from `data_dir` (a games folder; default `games_dir()`) through the
     database's loader machinery: its data folder protected and an interrupted change finished
-    (`database.open_roots`), then the cache (`database.load_cached`); the first problem is raised
+    (`cached.open_roots`), then the cache (`cached.load_cached`); the first problem is raised
     as a DataError."""
     root = _game_root(game, data_dir)
     open_roots([root])

@@ -5,7 +5,7 @@ A pack is a folder laid out like data/ (characters.yaml, night.yaml, jinxes.yaml
 <lang>/characters/<id>.yaml, <lang>/night.yaml, <lang>/reminders.yaml, <lang>/jinxes.yaml,
 <lang>/sources.yaml) plus pack.yaml, the manifest (`Manifest`). Every file is checked by the same
 schemas as data/ when it is written and when it is read. The database loads the built-in data
-and then each pack on top (`scriptforge.db.database._LayeredLoader`).
+and then each pack on top (`scriptforge.db.loading._LayeredLoader`).
 """
 
 from collections.abc import Callable, Iterable, Mapping

@@ -8,7 +8,8 @@ from anywhere else.
 from dataclasses import dataclass
 from pathlib import Path
 
-from scriptforge.db.database import Database, load_database
+from scriptforge.db.database import Database
+from scriptforge.db.loading import load_database
 from scriptforge.db.pack_store import active_packs
 
 

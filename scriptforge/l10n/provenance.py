@@ -26,7 +26,7 @@ from scriptforge.model.ids import text_hash
 from scriptforge.l10n.units import CHAR_FIELDS, Unit, all_units, source_language, unit_languages
 from scriptforge.model.languages import translation_source
 from scriptforge.model.records import NIGHT_OF_FIELD
-from scriptforge.db.database import pending_problems
+from scriptforge.db.loading import pending_problems
 from scriptforge.io.datafiles import PARTIAL, validate
 from scriptforge.io.errors import InputError, ScriptforgeError
 from scriptforge.l10n.units import BUILT_IN, GROUPS, glossary_keys, layer_of, selected_units

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 import urllib.parse
 
-from scriptforge.db.database import check_database, load_database
+from scriptforge.db.loading import check_database, load_database
 from scriptforge.io.errors import DataError, InputError
 from scriptforge.io.fileio import locked
 from scriptforge.packs.icons import ICONS_URL, IconUpdate, carried_over, update_icons
