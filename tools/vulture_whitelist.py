@@ -47,5 +47,8 @@ _.witch_count, _.sequence, _.load_games, _.validate_data, _.imported_fast, _.is_
 # templates read; the completeness check the print-check benchmark runs
 _.left_css, _.right_css, _.page_css, _.players_label, _.title_shown, _.sheet_items
 
-# Jinja calls the bytecode cache's hooks (render/templating._CheckedBytecodeCache)
+# Jinja calls the bytecode cache's hooks (render/templating._CachedBytecode)
 _.load_bytecode, _.dump_bytecode
+
+# read by the templates: a team going on over a page (_macros.html.j2), the token cover's text size
+_.continued, _.cover_scale
