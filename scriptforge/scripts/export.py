@@ -109,20 +109,17 @@ def export_script(analysis: Analysis, lang: str = default("sheet"), target: str 
             "homebrew or changed characters are written as objects"
         out.findings.append(finding(
             "export-homebrew", f"the official app will treat this script as homebrew (and add the Bootlegger): "
-                               f"{why}: {', '.join(objects[:8])}{'…' if len(objects) > 8 else ''}",
+                               f"{why}: {_some(objects)}",
             objects=objects, target=target))
-    if fallback:
-        out.warnings.append(f"{len(fallback)} character(s) have no '{lang}' text and are written in another "
-                            f"language: {', '.join(fallback[:8])}{'…' if len(fallback) > 8 else ''}")
-    if as_ids:
-        out.warnings.append(f"{len(as_ids)} official character(s) have no '{lang}' text and are written as their "
-                            f"ids, not as objects in another language: {_some(as_ids)}")
-    if left_out:
-        out.warnings.append(f"{len(left_out)} text(s) have no '{lang}' text and are left out rather than written "
-                            f"in another language: {_some(left_out)}")
-    if foreign_labels:
-        out.warnings.append(f"{len(foreign_labels)} reminder label(s) have no '{lang}' text and are written in "
-                            f"another language (a token needs its label): {_some(foreign_labels)}")
+    for items, what in (
+            (fallback, f"character(s) have no '{lang}' text and are written in another language"),
+            (as_ids, f"official character(s) have no '{lang}' text and are written as their ids, not as objects "
+                     f"in another language"),
+            (left_out, f"text(s) have no '{lang}' text and are left out rather than written in another language"),
+            (foreign_labels, f"reminder label(s) have no '{lang}' text and are written in another language (a "
+                             f"token needs its label)")):
+        if items:
+            out.warnings.append(f"{len(items)} {what}: {_some(items)}")
     return out
 
 
