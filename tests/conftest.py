@@ -36,6 +36,16 @@ def shared_path(*parts) -> Path:
     return path
 
 
+def official_english_copy(folder: Path) -> Path:
+    """`folder` (made if need be) holding the official English files of ../shared (roles, night
+    sheet, jinxes), as the official host lays them out; a skip where ../shared is absent."""
+    official = shared_path("reference", "official")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
+        shutil.copy(official / name, folder / name)
+    return folder
+
+
 def needs_font(lang: str):
     """Skip the test, with the package to install, where no font (bundled or system) sets `lang`."""
     from tests import optional

@@ -19,7 +19,7 @@ from scriptforge.model import languages
 from scriptforge.cli import main
 from scriptforge.db.loading import load_database
 from scriptforge.io.terminal import display_width
-from tests.conftest import EXAMPLES, korean_translation, require_font, shared_path
+from tests.conftest import EXAMPLES, korean_translation, official_english_copy, require_font, shared_path
 
 EXAMPLE = EXAMPLES / "faith-trust-and-pixie-dust.json"
 
@@ -58,9 +58,7 @@ def official_dir(tmp_path_factory, db):
     """A folder in the official layout: the English files from ../shared, game/ko.json (the
     session's Korean test translation) and small German, Chinese and French files."""
     official = shared_path("reference", "official")
-    folder = tmp_path_factory.mktemp("official-multi")
-    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
-        shutil.copy(official / name, folder / name)
+    folder = official_english_copy(tmp_path_factory.mktemp("official-multi"))
     (folder / "game").mkdir()
     roles = json.loads((official / "roles.json").read_text(encoding="utf-8"))
     jinxes = json.loads((official / "jinxes.json").read_text(encoding="utf-8"))

@@ -18,7 +18,7 @@ from scriptforge.packs.icons import MANIFEST, SIZE
 from scriptforge.render.pdf import Renderer
 from scriptforge.render.views import make_view
 from scriptforge.scripts.script import read_script
-from tests.conftest import shared_path
+from tests.conftest import official_english_copy, shared_path
 from tests.icon_art import icon_art, write_official_icons
 from tests.test_pack_update import serve
 
@@ -45,9 +45,7 @@ def mirror(tmp_path_factory):
     official = shared_path("reference", "official")
     script = json.loads(shared_path(*SCRIPT).read_text(encoding="utf-8"))
     ids = {item for item in script if isinstance(item, str)} | {"djinn", "scapegoat"}
-    folder = tmp_path_factory.mktemp("mirror")
-    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
-        shutil.copy(official / name, folder / name)
+    folder = official_english_copy(tmp_path_factory.mktemp("mirror"))
     roles = json.loads((official / "roles.json").read_text(encoding="utf-8"))
     write_official_icons(folder, roles, only=ids)
     return folder, ids

@@ -22,7 +22,7 @@ from scriptforge.cli import main
 from scriptforge.db.loading import load_database
 from scriptforge.db.pack_store import packs_dir
 from scriptforge.model.languages import resolve
-from tests.conftest import ROOT, shared_path
+from tests.conftest import ROOT, official_english_copy
 
 FIXTURES = ROOT / "tests" / "fixtures" / "official-l10n"
 CODES = ("ko", "de", "fr", "ja", "zh_Hans")
@@ -55,10 +55,7 @@ def english_headings() -> list[str]:
 @pytest.fixture(scope="module")
 def official_dir(tmp_path_factory):
     """The English official files from ../shared and the fixture game/ and script/ files."""
-    official = shared_path("reference", "official")
-    folder = tmp_path_factory.mktemp("official-l10n")
-    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
-        shutil.copy(official / name, folder / name)
+    folder = official_english_copy(tmp_path_factory.mktemp("official-l10n"))
     shutil.copytree(FIXTURES / "game", folder / "game")
     shutil.copytree(FIXTURES / "script", folder / "script")
     return folder

@@ -6,7 +6,6 @@ the per-language check rules are chosen by language code."""
 
 import json
 from pathlib import Path
-import shutil
 
 from click.testing import CliRunner
 import pytest
@@ -21,7 +20,7 @@ from scriptforge.l10n.units import all_units
 from scriptforge.model.ids import neutral_label, token_id
 from scriptforge.packs.install import update_pack
 from scriptforge.render.tokens import reminder_label
-from tests.conftest import official_json, shared_path
+from tests.conftest import official_english_copy, official_json
 
 
 def _po(edits) -> str:
@@ -39,10 +38,7 @@ def home(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def english_pack(tmp_path_factory):
     """The official English files of ../shared installed as a pack, no translation."""
-    official = shared_path("reference", "official")
-    folder = tmp_path_factory.mktemp("official-en")
-    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
-        shutil.copy(official / name, folder / name)
+    folder = official_english_copy(tmp_path_factory.mktemp("official-en"))
     target = tmp_path_factory.mktemp("packs") / "official"
     update_pack(from_dir=folder, target=target, langs=("en",))
     return target
@@ -106,11 +102,7 @@ def test_labels_that_are_marks_need_no_translation(english_pack):
 
 
 def test_a_name_left_out_of_a_translation_keeps_the_ability(tmp_path):
-    official = shared_path("reference", "official")
-    folder = tmp_path / "files"
-    folder.mkdir()
-    for name in ("roles.json", "nightsheet.json", "jinxes.json"):
-        shutil.copy(official / name, folder / name)
+    folder = official_english_copy(tmp_path / "files")
     (folder / "game").mkdir()
     french = {"roles": {"godofug": {"ability": "Capacité de test sans nom."},
                         "imp": {"name": "Diablotin", "ability": "Capacité de test du diablotin."}}}
