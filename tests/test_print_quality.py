@@ -229,6 +229,22 @@ def test_no_ink_within_a_quarter_inch_of_the_edge(tmp_path, paper):
             assert min(margins) >= QUARTER_INCH_MM, (name, number, margins)
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_long_title_wraps_in_the_footer_and_leaves_the_page_number_whole(tmp_path, lang):
+    # a title and author of 170 characters took the footer's width: the page number was "1 /" over "1"
+    script = tmp_path / "long-title.json"
+    script.write_text(json.dumps([{"id": "_meta", "author": "Someone With A Long Name",
+                                   "name": "The Long and Winding Chronicle of the Village Whose Name Nobody Could "
+                                           "Remember Because It Changed Every Night of the Game Again"},
+                                  "monk", "chef", "empath", "baron", "imp"]))
+    out = tmp_path / "long-title.pdf"
+    result = CliRunner().invoke(main, ["build", str(script), "--lang", lang, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = _text(out).splitlines()
+    assert any(re.search(r"(?<!\d)1 / 1(?!\d)", line) for line in lines), lines[-6:]  # Korean: "1 / 1쪽"
+    assert min(_ink_margins(out)[0]) >= QUARTER_INCH_MM
+
+
 @pytest.mark.skipif(not (ROOT.parent / "shared" / "reference" / "official" / "roles.json").is_file(),
                     reason="../shared/reference/official is not beside the checkout")
 def test_the_footer_with_the_art_notice_stays_off_the_edge_and_in_one_piece(tmp_path, monkeypatch):
