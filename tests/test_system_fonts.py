@@ -4,6 +4,7 @@ by default, only where the bundled fonts lack letters of the page."""
 
 import io
 import json
+import re
 import sys
 
 from click.testing import CliRunner
@@ -78,6 +79,31 @@ def test_by_default_a_system_font_sets_what_the_bundled_fonts_lack(tmp_path):
     result = CliRunner().invoke(main, ["build", _script(tmp_path, "狐の子"), "--lang", "en", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "狐の子" in _text(out)
+
+
+@needs_font("zh-Hans")
+def test_a_chinese_title_embeds_a_subset_of_the_system_face_not_the_face(tmp_path):
+    # issue 41: a system CJK face is a file of 10-30 MB (Noto's .ttc holds ten faces); the PDF
+    # must carry the few glyphs used. WeasyPrint's subsets keep glyph ids, so a subset of a face
+    # with 65,535 glyphs stays a few hundred KB even for four characters: 2 MiB is the line.
+    script = tmp_path / "zh-title.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "血染钟楼" * 12}, "monk", "chef", "empath", "baron", "imp"],
+                                 ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "s.pdf"
+    result = CliRunner().invoke(main, ["build", str(script), "--lang", "en", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "血染钟楼" in _text(out)
+    embedded = {}
+    for page in PdfReader(out).pages:
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+            descriptor = descendant["/FontDescriptor"].get_object()
+            [program] = [descriptor[key] for key in ("/FontFile", "/FontFile2", "/FontFile3") if key in descriptor]
+            embedded[str(font["/BaseFont"])] = len(program.get_object().get_data())
+    system = {name: size for name, size in embedded.items() if "Scriptforge" not in name}
+    assert system, embedded  # the title's letters came from a system face
+    assert all(re.match(r"/[A-Z]{6}\+", name) and size < 2 << 20 for name, size in system.items()), system
 
 
 @pytest.mark.parametrize("command", ["build", "nightsheet", "almanac", "tokens", "watch"])
