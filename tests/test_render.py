@@ -359,8 +359,8 @@ def test_fitting_the_almanac_sheet_leaves_the_view_as_it_was(db):
 
     view = almanac_view(analyse(read_script(FTPD, db), db), "ko")
     before = copy.deepcopy(view)
-    scale, warnings = fit_sheet(view, Crowded(), None)
-    assert scale < 1 and "text set at" in warnings[0]
+    scale, warnings, fits = fit_sheet(view, Crowded(), None)
+    assert scale < 1 and "text set at" in warnings[0] and fits
     assert view == before
 
 

@@ -37,7 +37,7 @@ def test_weasyprint_is_imported_the_fast_way(tmp_path):
 import sys
 from scriptforge.render.weasy import import_weasyprint, imported_fast
 import_weasyprint()
-loaded = [m for m in ("fontTools.subset", "PIL.ImageOps", "tinyhtml5")
+loaded = [m for m in ("fontTools.subset", "PIL.Image", "PIL.ImageOps", "tinyhtml5")
           if m in sys.modules and type(sys.modules[m]).__name__ != "_LazyModule"]
 import weasyprint.html
 print(imported_fast(), "pycparser" in sys.modules, loaded, type(weasyprint.html.UA_STYLESHEET).__name__)

@@ -276,10 +276,11 @@ def render_almanac(view: AlmanacView, renderer, fmt: str = "pdf", base_dir: Path
     """A ``Rendered`` (``scriptforge.render.writing``) of the almanac: one PDF, or one HTML file.
     The character sheet is set smaller where it would not fit on one page, as `build` does."""
     warnings: list[str] = []
+    fits = True
     if fmt != "html":
-        scale, warnings = fit_sheet(view, renderer, base_dir)
+        scale, warnings, fits = fit_sheet(view, renderer, base_dir)
         view = replace(view, sheet_scale=scale)
-    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir, cut=_cut_sheet)
+    rendered = renderer.render_document(view, "almanac.html.j2", fmt, base_dir, cut=None if fits else _cut_sheet)
     rendered.warnings[:0] = warnings
     return rendered
 
@@ -289,15 +290,15 @@ def _cut_sheet(view: AlmanacView, starts: dict[str, tuple[int, ...]]) -> Almanac
     return replace(view, sheet=with_page_starts(view.sheet, starts))
 
 
-def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
+def fit_sheet(view: AlmanacView, renderer, base_dir: Path | None) -> tuple[float, list[str], bool]:
     """(the first of the renderer's SHRINK_STEPS at which the character sheet, laid out alone,
-    takes one page; the warning that says so, none at 100 %)."""
+    takes one page; the warning that says so, none at 100 %; whether it fits on one page at all)."""
     # deferred: start-up time
     from scriptforge.render.fit import SHRINK_STEPS
 
     for scale in SHRINK_STEPS:
         alone = replace(view, sheet_only=True, sheet_scale=scale)
         if renderer.page_count(alone, "almanac.html.j2", base_dir) <= 1:
-            return scale, [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else []
+            return scale, [f"the character sheet: text set at {round(scale * 100)}% to fit on 1 page"] if scale < 1 else [], True
     return SHRINK_STEPS[-1], [f"the character sheet does not fit on 1 page even at "
-                              f"{round(SHRINK_STEPS[-1] * 100)}% text size"]
+                              f"{round(SHRINK_STEPS[-1] * 100)}% text size"], False

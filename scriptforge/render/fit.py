@@ -172,19 +172,22 @@ def save_last_page(lay_out: Callable[[float], Any], document: Any, paper: str) -
     return document
 
 
-def mark_continued(lay_out: Callable[[Any], Any], view: Any, document: Any,
+def mark_continued(lay_out: Callable[[Any], Any], view: Any,
                    cut: Callable[[Any, dict[str, tuple[int, ...]]], Any]) -> tuple[Any, Any]:
     """(the view, its layout) with the heading of each team a page goes on with marked as
-    continued on that page. The heading is its table's head, so `document` (the layout of `view`)
-    already repeats it there, and the rows fall on the same pages when the team's table is cut
-    where the page starts: `cut(view, pages.page_starts(document))` is that view
-    (`views.with_page_starts`), laid out by `lay_out`. That layout is taken when its pages start
-    at the same rows, else `view` and `document` as they are (the heading repeated, unmarked)."""
+    continued on that page. `cut(view, starts)` is `view` with its teams cut at those rows
+    (`views.with_page_starts`) and its rows anchored, so a layout tells where each page starts
+    (`pages.page_starts`); `cut(view, {})` anchors without cutting. The heading is its table's
+    head, so WeasyPrint repeats it on each page anyway, and the rows fall on the same pages when
+    a team's table is cut where a page starts. The marked layout is taken when its pages start at
+    the same rows, else the anchored one (the heading repeated, unmarked)."""
+    anchored = cut(view, {})
+    document = lay_out(anchored)
     starts = page_starts(document)
     if not starts:
-        return view, document
+        return anchored, document
     marked = cut(view, starts)
     again = lay_out(marked)
     if len(again.pages) == len(document.pages) and page_starts(again) == starts:
         return marked, again
-    return view, document
+    return anchored, document

@@ -102,8 +102,9 @@ class Renderer:
         Everything is laid out as one HTML document first (one style computation, one layout
         pass); when some part does not fit on its page, the parts that do are taken from it as
         they are, and each of the others is shrunk by ``fit.fit_part``, starting from its pages there.
-        A sheet that still takes more pages is laid out once more with the heading of each team a
-        page goes on with marked as continued there (``fit.mark_continued``).
+        A sheet that still takes more pages is laid out again with its rows anchored, and once
+        more with the heading of each team a page goes on with marked as continued there
+        (``fit.mark_continued``).
         """
         parts = []
         if view.show_sheet:
@@ -139,7 +140,7 @@ class Renderer:
                 def marked_layout(marked, scale: float = fit.scale):
                     return lay_out(scale, part=marked)
 
-                part, document = mark_continued(marked_layout, part, document, with_page_starts)
+                part, document = mark_continued(marked_layout, part, with_page_starts)
             docs.append(document)
             printed.append((part, template))
             scales.append(fit.scale)
@@ -188,8 +189,9 @@ class Renderer:
         """HTML, PDF or PNG pages of a view laid out as one document (almanacs, game sheets), with
         what `render` does for sheets: glyph check, safe icons, Korean words kept whole. With
         `balance`, a last page under a quarter used is saved by smaller text where it can be.
-        `cut(view, starts)`: the view with its teams cut where a page goes on with them (the
-        almanac's character sheet), so that their headings there say so (`fit.mark_continued`)."""
+        `cut(view, starts)`: the view with its rows anchored and its teams cut where a page goes on
+        with them (an almanac's character sheet of more than a page), so that their headings there
+        say so (`fit.mark_continued`)."""
         warnings: list[str] = []
         with captured_weasyprint_warnings(warnings):
             view, missing = self._prepare(view, base_dir, warnings, fmt)
@@ -198,7 +200,7 @@ class Renderer:
             document = self._laid_out(view, template, base_dir, warnings, missing)
             if cut is not None and len(document.pages) > 1:
                 view, document = mark_continued(
-                    lambda marked: self._laid_out(marked, template, base_dir, [], missing), view, document, cut)
+                    lambda marked: self._laid_out(marked, template, base_dir, [], missing), view, cut)
             if balance:
                 document = save_last_page(
                     lambda scale: self._laid_out(replace(view, scale=scale), template, base_dir, [], missing),

@@ -250,6 +250,10 @@ class SheetView:
     players_label: str | None = None  # the game the night order is for (--players, Teensyville), on the night pages
 
     art_notice: str | None = None  # set by the renderer when official art is on the pages: the footer notice
+    # each team row carries an id (pages.ROW_ANCHOR) that tells its page; only where a sheet goes
+    # on over a page: WeasyPrint shares no computed style below an element with an id, which costs
+    # a one-page sheet a tenth of its layout
+    row_anchors: bool = False
 
     @property
     def title_shown(self) -> bool:
@@ -608,11 +612,12 @@ def mark_fallbacks(view: SheetView, db) -> None:
 def with_page_starts(view: SheetView, starts: dict[str, tuple[int, ...]]) -> SheetView:
     """A copy of `view` whose teams are cut where a page goes on with them (`starts`: team id ->
     row indexes, `pages.page_starts`): each later part is printed on a page of its own, under the
-    team's heading marked as continued (ui.yaml `labels.continued`)."""
+    team's heading marked as continued (ui.yaml `labels.continued`). Its rows are anchored
+    (`row_anchors`), so that a layout of it tells on which page each row is."""
     def cut(teams: list[TeamView]) -> list[TeamView]:
         return [replace(team, page_starts=starts.get(team.id, ())) for team in teams]
 
-    return replace(view, teams=cut(view.teams), extra_teams=cut(view.extra_teams))
+    return replace(view, teams=cut(view.teams), extra_teams=cut(view.extra_teams), row_anchors=True)
 
 
 #: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).

@@ -11,7 +11,8 @@ these changes (each measured in ``benchmarks/bench_render.py``; docs/benchmarks.
   with pycparser in every process. Here they are compiled once into cffi's documented
   "out-of-line ABI" module (plain Python, no compiler), kept as bytecode in the user cache.
 - Modules WeasyPrint imports for what a sheet does not use (fontTools' subsetter and variable
-  font instancer, Pillow's plugins and colour profiles, the HTML5 parser) load on first use
+  font instancer, Pillow and its plugins and colour profiles: a sheet of badges has no picture,
+  the HTML5 parser) load on first use
   (``importlib.util.LazyLoader``; `DEFERRED_FUNCTIONS` for two imported by name), and its own user-agent
   stylesheets are parsed on first use: scriptforge's documents are `SheetHTML`, WeasyPrint's
   ``HTML`` with ``templates/ua.css`` as its user-agent stylesheet (a test lays out every template
@@ -51,7 +52,7 @@ from scriptforge.render.libraries import ListedFindLibrary, MissingLibrary, ldco
 UA_STYLESHEET = TEMPLATES_DIR / "ua.css"
 
 # Imported on first use (they load lazily; nothing at import time needs them).
-LAZY_MODULES = frozenset({"fontTools.subset", "PIL.ImageFile", "PIL.ImageOps", "PIL.EpsImagePlugin", "tinyhtml5"})
+LAZY_MODULES = frozenset({"fontTools.subset", "PIL.Image", "PIL.ImageFile", "PIL.ImageOps", "PIL.EpsImagePlugin", "tinyhtml5"})
 # Functions WeasyPrint imports by name (so LazyLoader cannot defer their modules) for what a sheet
 # does not do: while it imports, a module whose function imports the real one when first called.
 # fontTools' variable-font instancer: a third of the CPU of the import.
@@ -324,7 +325,7 @@ class _CompiledFFI:
 def _lazy_modules_deferred() -> bool:
     """(In a process that has not used them yet.)"""
     return all(name not in sys.modules or type(sys.modules[name]).__name__ == "_LazyModule"
-               for name in ("fontTools.subset", "PIL.ImageOps", "tinyhtml5")) and \
+               for name in ("fontTools.subset", "PIL.Image", "PIL.ImageOps", "tinyhtml5")) and \
         not any(name in sys.modules for name in DEFERRED_FUNCTIONS)
 
 
