@@ -174,10 +174,10 @@ def save_last_page(lay_out: Callable[[float], Any], document: Any, paper: str) -
 
 def mark_continued(lay_out: Callable[[Any], Any], view: Any, document: Any,
                    cut: Callable[[Any, dict[str, tuple[int, ...]]], Any]) -> tuple[Any, Any]:
-    """(the view, its layout) with the heading of each team a page goes on with marked as
-    continued on that page. The heading is its table's head, so `document` (the layout of `view`)
-    already repeats it there, and the rows fall on the same pages when the team's table is cut
-    where the page starts: `cut(view, pages.page_starts(document))` is that view
+    """(the view, its layout) with the heading of each team (and of the jinx list) a page goes on
+    with marked as continued on that page. The heading is its table's head, so `document` (the
+    layout of `view`) already repeats it there, and the rows fall on the same pages when the table
+    is cut where the page starts: `cut(view, pages.page_starts(document))` is that view
     (`views.with_page_starts`), laid out by `lay_out`. That layout is taken when its pages start
     at the same rows, else `view` and `document` as they are (the heading repeated, unmarked)."""
     starts = page_starts(document)
