@@ -1,6 +1,6 @@
-"""A sheet that runs over pages: a page that goes on with a team starts with the team's heading,
-marked as continued in the page's language (the storyteller's issue: "a team's heading repeated
-where a page continues it")."""
+"""A sheet that runs over pages: a page that goes on with a team, or with the jinx list, starts
+with its heading, marked as continued in the page's language (the storyteller's issue: "a team's
+heading repeated where a page continues it")."""
 
 import json
 
@@ -78,3 +78,51 @@ def test_an_almanac_sheet_over_pages_marks_the_team_it_goes_on_with(big_script, 
     pages = _page_lines(tmp_path / "a.pdf")
     marked = [number for number, lines in enumerate(pages) if lines[0] == "TOWNSFOLK (continued)"]
     assert marked and pages[marked[0] - 1][0] != "TOWNSFOLK (continued)"
+
+
+# -- the jinx list ---------------------------------------------------------------------------
+
+JINXES = {"en": "JINXES", "ko": "징크스"}
+
+
+@pytest.fixture(scope="module")
+def jinxed_script(tmp_path_factory):
+    """14 homebrew characters, each jinxed with every other (91 jinxes): the characters fit on the
+    first page and the jinx list starts there and goes on over the next."""
+    ids = [f"hero{n}" for n in range(1, 15)]
+    characters = [{"id": cid, "name": f"Hero {n}", "team": "demon" if n > 12 else "townsfolk",
+                   "ability": f"Each night, you learn something about player {n}.",
+                   "jinxes": [{"id": other, "reason": f"If Hero {n} and Hero {m} are in play, the first wakes after "
+                                                      f"the second on the first night."}
+                              for m, other in enumerate(ids[n:], n + 1)]}
+                  for n, cid in enumerate(ids, 1)]
+    path = tmp_path_factory.mktemp("jinxed") / "many-jinxes.json"
+    path.write_text(json.dumps([{"id": "_meta", "name": "Many Jinxes", "author": "tests"}, *characters]),
+                    encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("lang, paper", [("en", "letter"), ("ko", "a4")])
+def test_a_page_that_goes_on_with_the_jinxes_starts_with_their_heading_marked_continued(jinxed_script, tmp_path,
+                                                                                        lang, paper):
+    pages = _build(jinxed_script, tmp_path / "sheet.pdf", "--lang", lang, "--paper", paper)
+    assert len(pages) == 2
+    assert JINXES[lang] in pages[0] and "Hero 1 · Hero 2" in " ".join(pages[0])  # the list starts on page 1
+    assert pages[1][0] == f"{JINXES[lang]} {CONTINUED[lang]}"
+    assert not any(CONTINUED[lang] in line for line in pages[0])
+
+
+def test_the_continued_jinx_list_is_no_second_bookmark(jinxed_script, tmp_path):
+    from pypdf import PdfReader
+
+    _build(jinxed_script, tmp_path / "sheet.pdf", "--lang", "en")
+    outline = PdfReader(tmp_path / "sheet.pdf").outline
+    assert [item.title for item in outline[1]] == ["Townsfolk", "Demons", "Jinxes"]
+
+
+def test_the_almanacs_character_sheet_marks_the_jinxes_continued(jinxed_script, tmp_path):
+    result = CliRunner().invoke(main, ["almanac", str(jinxed_script), "--lang", "en", "-o", str(tmp_path / "a.pdf")])
+    assert result.exit_code == 0, result.output
+    pages = _page_lines(tmp_path / "a.pdf")
+    starts = [n for n, lines in enumerate(pages) if lines[0] == f"{JINXES['en']} {CONTINUED['en']}"]
+    assert len(starts) == 1 and JINXES["en"] in pages[starts[0] - 1]

@@ -56,3 +56,25 @@ def test_the_cover_of_a_142_character_script_is_one_page(big_script, official_ko
         assert LEGEND[lang][0] not in text and not text.startswith(LEGEND[lang][1:]), text[:80]
     # and no page after it is nearly empty: each holds tokens (their cut circles)
     assert all(len(circles) > 0 for circles in cut_circles(pdf))
+
+
+PAGES_OF_CARDS = {"en": "Pages of cards", "ko": "카드 페이지"}
+
+
+@pytest.mark.parametrize("lang, paper", [("en", "a4"), ("en", "letter"), ("ko", "a4"), ("ko", "letter")])
+def test_the_cover_of_the_werewolf_cards_is_one_page(tmp_path, lang, paper):
+    """`cards` fits its cover as `tokens` does: Werewolf's 16 role texts ran onto a page of their own."""
+    from scriptforge.db.games import load_game
+    from scriptforge.render.game_cards import cards_view
+
+    out = tmp_path / "cards.pdf"
+    result = CliRunner().invoke(main, ["cards", "werewolf", "--lang", lang, "--paper", paper, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    pdf = out.read_bytes()
+    pages = _pages(pdf)
+    stated = re.search(rf"{PAGES_OF_CARDS[lang]}\s+(\d+)", pages[0])
+    assert stated and len(pages) == 1 + int(stated.group(1)), (len(pages), stated)
+    # the cover ends on its own page with the last role's text; every later page holds cards
+    last = cards_view(load_game("werewolf"), lang, paper).reference[-1].text.split()[-1]
+    assert pages[0].replace("\u2060", "").rstrip().endswith(last)
+    assert all(len(circles) > 0 for circles in cut_circles(pdf))

@@ -174,13 +174,13 @@ def save_last_page(lay_out: Callable[[float], Any], document: Any, paper: str) -
 
 def mark_continued(lay_out: Callable[[Any], Any], view: Any,
                    cut: Callable[[Any, dict[str, tuple[int, ...]]], Any]) -> tuple[Any, Any]:
-    """(the view, its layout) with the heading of each team a page goes on with marked as
-    continued on that page. `cut(view, starts)` is `view` with its teams cut at those rows
-    (`views.with_page_starts`) and its rows anchored, so a layout tells where each page starts
-    (`pages.page_starts`); `cut(view, {})` anchors without cutting. The heading is its table's
-    head, so WeasyPrint repeats it on each page anyway, and the rows fall on the same pages when
-    a team's table is cut where a page starts. The marked layout is taken when its pages start at
-    the same rows, else the anchored one (the heading repeated, unmarked)."""
+    """(the view, its layout) with the heading of each team (and of the jinx list) a page goes on
+    with marked as continued on that page. `cut(view, starts)` is `view` with its tables cut at
+    those rows (`views.with_page_starts`) and its rows anchored, so a layout tells where each page
+    starts (`pages.page_starts`); `cut(view, {})` anchors without cutting. The heading is its
+    table's head, so WeasyPrint repeats it on each page anyway, and the rows fall on the same pages
+    when a table is cut where a page starts. The marked layout is taken when its pages start at the
+    same rows, else the anchored one (the heading repeated, unmarked)."""
     anchored = cut(view, {})
     document = lay_out(anchored)
     starts = page_starts(document)

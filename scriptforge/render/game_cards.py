@@ -20,7 +20,7 @@ from scriptforge.render.game_views import DEFAULT_COLOUR, GROUP_COLOURS
 from scriptforge.render.outputs import write_rendered
 from scriptforge.render.token_layout import PRINTABLE_MARGIN_MM, Kind, Placed, area, layout
 from scriptforge.render.tokens import (DESCENT, CountRow, EditionRow, TokenOptions, TokenSheetView, TokenView, arc,
-                                       crop_ticks, fit_arc, monogram)
+                                       crop_ticks, fit_arc, monogram, render_tokens)
 from scriptforge.render.views import Icon
 
 
@@ -116,6 +116,7 @@ def cards_view(gdb: GameDatabase, sheet_lang: str, paper: str, players: int | No
 
 def build_cards(gdb: GameDatabase, renderer, *, out: Path, lang: str, paper: str = "a4", fmt: str = "pdf",
                 players: int | None = None, options: TokenOptions = TokenOptions()):
-    """Render the role cards of `gdb` and write them to `out`: (the files written, pages, warnings)."""
-    rendered = renderer.render_document(cards_view(gdb, lang, paper, players, options), "tokens.html.j2", fmt)
+    """Render the role cards of `gdb` and write them to `out`: (the files written, pages, warnings).
+    The cover is fitted to its page as the token sheets' is (`tokens.fit_cover`)."""
+    rendered = render_tokens(cards_view(gdb, lang, paper, players, options), renderer, fmt)
     return write_rendered(rendered, out), rendered.pages, rendered.warnings

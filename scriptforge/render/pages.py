@@ -7,8 +7,9 @@ of rows (characters, jinxes, a night, the setup table) and to an empty element t
 printed part; the lowest of them on a page is where its text ends. A table cut by a page break
 ends at its last row on that page (rows are never split), the end marker only on the part's last
 page. The page's content box comes from the margins of the view's paper (`PAPER`), which
-the templates set. Each row of a team's table has one too, which tells on which page the rows
-of a team go on (`page_starts`). These anchors are layout only: `without_fit_anchors` keeps them
+the templates set. Where a view anchors its rows (`row_anchors`: a sheet of more than a page),
+each row of a team's table and of the jinx list has one too, which tells on which page they go
+on (`page_starts`). These anchors are layout only: `without_fit_anchors` keeps them
 out of the PDF (no named destinations).
 """
 
@@ -45,7 +46,7 @@ def _css(margins: tuple[float, ...]) -> str:
 PAPER = {"a4": Paper("A4", (9, 11, 16, 11), (17, 15, 16, 15)),
          "letter": Paper("letter", (8, 12, 16, 12), (17, 15, 16, 15))}
 FIT_ANCHOR = "fit-"
-ROW_ANCHOR = "fit-row-"  # a row of a team's table: fit-row-<team>-<index> (page_starts)
+ROW_ANCHOR = "fit-row-"  # a row of a team's table or the jinx list: fit-row-<team or jinxes>-<index> (page_starts)
 CSS_PX_PER_MM = 96 / 25.4  # what WeasyPrint counts a millimetre as
 
 
@@ -63,9 +64,10 @@ def page_used(page, paper: str) -> float:
 
 
 def page_starts(document) -> dict[str, tuple[int, ...]]:
-    """Where the pages of `document` go on with a team: for each team, the index of its first row
-    on each page that holds its rows but not its first one. Each row of a team's table has an id
-    `fit-row-<team>-<index>` (`ROW_ANCHOR`; rows are never split, so each is on one page)."""
+    """Where the pages of `document` go on with a team or the jinx list: for each, the index of its
+    first row on each page that holds its rows but not its first one. In a view that anchors its
+    rows, each row has an id `fit-row-<team or jinxes>-<index>` (`ROW_ANCHOR`; rows are never
+    split, so each is on one page)."""
     starts: dict[str, list[int]] = {}
     for page in document.pages:
         firsts: dict[str, int] = {}

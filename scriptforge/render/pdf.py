@@ -103,8 +103,8 @@ class Renderer:
         pass); when some part does not fit on its page, the parts that do are taken from it as
         they are, and each of the others is shrunk by ``fit.fit_part``, starting from its pages there.
         A sheet that still takes more pages is laid out again with its rows anchored, and once
-        more with the heading of each team a page goes on with marked as continued there
-        (``fit.mark_continued``).
+        more with the heading of each team (and of the jinx list) a page goes on with marked as
+        continued there (``fit.mark_continued``).
         """
         parts = []
         if view.show_sheet:

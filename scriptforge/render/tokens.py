@@ -581,8 +581,8 @@ def tokens_view(analysis: Analysis, tokens: TokenSet, sheet_lang: str, paper: st
 
 
 def render_tokens(view: TokenSheetView, renderer, fmt: str = "pdf", base_dir: Path | None = None):
-    """A ``Rendered`` of the token sheets: the cover page, then the token pages. The cover's text is
-    set smaller where it would not fit on its page (`fit_cover`)."""
+    """A ``Rendered`` of the token sheets (or another game's role cards): the cover page, then the
+    token pages. The cover's text is set smaller where it would not fit on its page (`fit_cover`)."""
     warnings = list(view.warnings)
     if fmt != "html":
         scale, said = fit_cover(view, renderer, base_dir)
@@ -596,8 +596,8 @@ def render_tokens(view: TokenSheetView, renderer, fmt: str = "pdf", base_dir: Pa
 def fit_cover(view: TokenSheetView, renderer, base_dir: Path | None) -> tuple[float, list[str]]:
     """(the cover's text size, the warning that says so, none at 100 %): the first of the sheets'
     SHRINK_STEPS at which the cover, laid out alone (no token pages: a few hundredths of a second),
-    takes one page — a long list of names (a script of 142 characters) otherwise runs a line or two
-    onto a page of its own. Where it takes more pages even at the smallest step, the largest step
+    takes one page — a long list of names (a script of 142 characters) or of role texts (the
+    Werewolf cards) otherwise runs onto a page of its own. Where it takes more pages even at the smallest step, the largest step
     at which it takes as few, so its last page is as full as it can be."""
     pages = {}
     for scale in SHRINK_STEPS:

@@ -62,6 +62,12 @@ class CharacterView:
     lang_tag: str | None = None  # the small tag of the language the ability is printed in, where not the sheet's
 
 
+def cut_at(count: int, starts: Iterable[int]) -> list[tuple[int, int]]:
+    """(start, end) of each part of `count` rows cut at the row indexes `starts`; one without."""
+    cuts = [0, *(start for start in sorted(set(starts)) if 0 < start < count), count]
+    return list(zip(cuts, cuts[1:]))
+
+
 @dataclass
 class TeamPart:
     """The rows of a team on one page: the first part under the team's heading, each later one
@@ -105,9 +111,8 @@ class TeamView:
     def parts(self, columns: int) -> list[TeamPart]:
         """The rows cut where a page goes on with the team (`page_starts`); one part without."""
         rows = self.rows(columns)
-        cuts = [0, *(start for start in sorted(set(self.page_starts)) if 0 < start < len(rows)), len(rows)]
         return [TeamPart(continued=start > 0, first=start, rows=rows[start:end], columns=columns)
-                for start, end in zip(cuts, cuts[1:])]
+                for start, end in cut_at(len(rows), self.page_starts)]
 
 
 @dataclass
@@ -118,6 +123,25 @@ class JinxView:
     second: CharacterView
     text: str
     lang_tag: str | None = None
+
+
+#: The key of the jinx list in `pages.page_starts`: each jinx row holds an empty element with the
+#: id fit-row-jinxes-<n> (_macros.html.j2), as a team's rows are fit-row-<team>-<n>.
+JINX_ROWS = "jinxes"
+
+
+@dataclass
+class JinxPart:
+    """The jinxes on one page: the first part under the jinx heading, each later one (a page that
+    goes on with the list) under the heading marked as continued."""
+
+    continued: bool
+    first: int  # the index of its first jinx in the sheet's jinxes
+    jinxes: list[JinxView]
+
+    def numbered(self) -> list[tuple[int, JinxView]]:
+        """(the jinx's index in the sheet's jinxes, the jinx), for each jinx."""
+        return list(enumerate(self.jinxes, self.first))
 
 
 @dataclass
@@ -223,6 +247,8 @@ class SheetView:
     teams: list[TeamView] = field(default_factory=list)
     extra_teams: list[TeamView] = field(default_factory=list)
     jinxes: list[JinxView] = field(default_factory=list)
+    # the jinxes at which a page goes on with the list (set by the renderer, as TeamView.page_starts)
+    jinx_page_starts: tuple[int, ...] = ()
     djinn_note: str | None = None
     footnote: str | None = None
     nights: list[NightView] = field(default_factory=list)  # night pages (nightsheet, --night)
@@ -263,6 +289,11 @@ class SheetView:
     @property
     def page_classes(self) -> str:
         return "compact" if self.compact else ""
+
+    def jinx_parts(self) -> list[JinxPart]:
+        """The jinxes cut where a page goes on with the list (`jinx_page_starts`); one part without."""
+        return [JinxPart(continued=start > 0, first=start, jinxes=self.jinxes[start:end])
+                for start, end in cut_at(len(self.jinxes), self.jinx_page_starts)]
 
 
     def icons(self) -> Iterator[Icon]:
@@ -610,14 +641,15 @@ def mark_fallbacks(view: SheetView, db) -> None:
 
 
 def with_page_starts(view: SheetView, starts: dict[str, tuple[int, ...]]) -> SheetView:
-    """A copy of `view` whose teams are cut where a page goes on with them (`starts`: team id ->
-    row indexes, `pages.page_starts`): each later part is printed on a page of its own, under the
-    team's heading marked as continued (ui.yaml `labels.continued`). Its rows are anchored
-    (`row_anchors`), so that a layout of it tells on which page each row is."""
+    """A copy of `view` whose teams and jinx list are cut where a page goes on with them (`starts`:
+    team id or JINX_ROWS -> row indexes, `pages.page_starts`): each later part is printed on a page
+    of its own, under the heading marked as continued (ui.yaml `labels.continued`). Its rows are
+    anchored (`row_anchors`), so that a layout of it tells on which page each row is."""
     def cut(teams: list[TeamView]) -> list[TeamView]:
         return [replace(team, page_starts=starts.get(team.id, ())) for team in teams]
 
-    return replace(view, teams=cut(view.teams), extra_teams=cut(view.extra_teams), row_anchors=True)
+    return replace(view, teams=cut(view.teams), extra_teams=cut(view.extra_teams),
+                   jinx_page_starts=starts.get(JINX_ROWS, ()), row_anchors=True)
 
 
 #: The narrowest name column of sheet.css (.night .name-cell; the character sheet's is 8.6rem).
