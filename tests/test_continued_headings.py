@@ -70,16 +70,6 @@ def test_the_outline_names_each_team_once(big_script, tmp_path):
     assert titles == ["Townsfolk", "Outsiders", "Minions", "Demons", "Fabled", "Jinxes"]
 
 
-def test_an_almanac_sheet_over_pages_marks_the_team_it_goes_on_with(big_script, tmp_path):
-    """The almanac's character sheet takes more than a page here too: the page that goes on with the
-    Townsfolk starts with their heading, marked as continued."""
-    result = CliRunner().invoke(main, ["almanac", str(big_script), "--lang", "en", "-o", str(tmp_path / "a.pdf")])
-    assert result.exit_code == 0, result.output
-    pages = _page_lines(tmp_path / "a.pdf")
-    marked = [number for number, lines in enumerate(pages) if lines[0] == "TOWNSFOLK (continued)"]
-    assert marked and pages[marked[0] - 1][0] != "TOWNSFOLK (continued)"
-
-
 # -- the jinx list ---------------------------------------------------------------------------
 
 JINXES = {"en": "JINXES", "ko": "징크스"}
