@@ -31,10 +31,13 @@ def has_marks(text: str) -> bool:
 
 
 def to_html(text: str | None) -> Markup | str | None:
-    """The text, HTML-escaped, with the marks as elements (`templates` use it as the `marks` filter)."""
-    if not text or not has_marks(text):
+    """The text, HTML-escaped, with the marks as elements (`templates` use it as the `marks` filter),
+    without trailing white space (a language tag may follow it, with no space of its own)."""
+    if not text:
         return text
-    html = str(escape(text))
+    if not has_marks(text):
+        return text.rstrip()
+    html = str(escape(text.rstrip()))
     html = _REMINDER.sub('<span class="reminder-glyph" role="img" aria-label="reminder"></span>', html)
     html = _BOLD.sub(r'<strong class="token-name">\1</strong>', html)
     return Markup(html)
