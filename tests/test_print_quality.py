@@ -327,3 +327,32 @@ def test_a_tagged_ability_that_fills_its_line_is_not_broken_after_its_first_word
     result = CliRunner().invoke(main, ["build", str(script), "--lang", "ko", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert _broken_after_first_word(out, FILLING_THE_LINE), "no ability fills its line: the test needs new texts"
+
+
+# An inline element with a space right before it in the laid-out HTML (a space inside an element
+# of its own, `<span> ` or the glyph's wrapper, is fine): the break the test above provokes.
+SPACED_ELEMENT = re.compile(r'(?<!<span>)(?<!<span class="reminder-mark">)\s<(?:span|strong) class="(lang-tag|fallback-mark|'
+                            r'token-name|reminder-glyph)"')
+
+
+def test_no_tag_or_mark_follows_a_space_on_sheets_night_sheets_or_almanacs(tmp_path, db):
+    from scriptforge.render.almanac import almanac_view
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.views import keep_korean_words, make_view
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.scripts.script import read_script
+
+    script = tmp_path / "marks.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Marks"}, "imp", "chef", {
+        "id": "lamplighter", "name": "Lamplighter", "team": "townsfolk", "ability": "Each night, learn a number.",
+        "firstNight": 40, "firstNightReminder": "Give them the *LIT* token. :reminder: Put them to sleep.",
+        "otherNight": 40, "otherNightReminder": "Show the *LIT* token. :reminder:"}]))
+    analysis = analyse(read_script(script, db), db)
+    renderer = Renderer()
+    pages = {"sheet": renderer.html(keep_korean_words(make_view(analysis, "ko", "a4", back=True, night=True))),
+             "almanac": renderer.html(keep_korean_words(almanac_view(analysis, "ko", "a4")), "almanac.html.j2")}
+    for name, html in pages.items():
+        assert not [m.group(0) for m in SPACED_ELEMENT.finditer(html)], name
+    printed = "".join(pages.values())
+    for element in ("lang-tag", "fallback-mark", "token-name", "reminder-glyph"):
+        assert f'class="{element}"' in printed, element
