@@ -157,8 +157,8 @@ def test_an_english_heading_on_another_page_is_marked_with_a_warning(home, tmp_p
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert "Cittadini</h2>" in page and "Prima notte</h1>" in page  # the official words, unmarked
-    assert 'Minions <span class="lang-tag">EN</span>' in page
-    assert 'Other Nights <span class="lang-tag">EN</span>' in page
+    assert 'Minions<span class="lang-tag">EN</span>' in page
+    assert 'Other Nights<span class="lang-tag">EN</span>' in page
     warning = [line for line in result.output.splitlines() if "printed in another language" in line]
     assert warning and "'Minions'" in warning[0] and "'Cittadini'" not in warning[0]
 

@@ -274,3 +274,85 @@ def test_the_footer_with_the_art_notice_stays_off_the_edge_and_in_one_piece(tmp_
         # the notice is in the footer, and the page number is whole on one line (it was "1 /" over "1")
         assert any("Pandemonium" in line for line in lines)
         assert any(re.search(r"\b1 / 1\b", line) for line in lines), lines[-4:]
+
+
+# Homebrew abilities (English only: printed tagged EN on a Korean sheet) from a little short of the
+# ability column's width to just over it, about 1 px apart: one or two of them fit the line while
+# the space after their last word does not. There WeasyPrint 70 broke the line at the paragraph's
+# first space when a space stood before the tag ("Each" / "night, choose …").
+FILLING_THE_LINE = (
+    "Each night*, choose any player: you learn whether they are drunk or poisoned, and so are you at dawn.",
+    "Each night*, choose two players: you learn if they are drunk or poisoned, and they learn this tomorrow.",
+    "Once per game, choose a player: you learn whether they are drunk or poisoned, and so are you tonight.",
+    "Once per game, at night, choose a player: you learn if they are drunk or poisoned, and so are you today.",
+    "Each night, choose any player: you learn whether they are drunk or poisoned, and so are you this game.",
+    "Once per game, choose two players: you learn their character, unless the Demon chose them this game.",
+    "Once per game, choose two players: they are poisoned until dusk, and the Demon learns this tomorrow.",
+)
+
+
+def _broken_after_first_word(pdf: Path, texts: tuple[str, ...]) -> list[str]:
+    """The `texts` whose first line in the PDF's text layer is their first word alone."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(str(pdf))
+    layer = "".join(page.get_textpage().get_text_range() for page in document)
+    document.close()
+    broken = []
+    for text in texts:
+        first, second, *rest = text.split()
+        found = re.search(rf"{re.escape(first)}(\s+){re.escape(second)}\s+" + r"\s+".join(map(re.escape, rest)), layer)
+        assert found, text
+        if "\n" in found.group(1):
+            broken.append(text)
+    return broken
+
+
+def test_a_tagged_ability_that_fills_its_line_is_not_broken_after_its_first_word(tmp_path, monkeypatch):
+    from scriptforge.render.pdf import Renderer
+
+    script = tmp_path / "tagged.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Tagged"}, "imp", *(
+        {"id": f"tester{i}", "name": f"Tester {i}", "team": "townsfolk", "ability": text}
+        for i, text in enumerate(FILLING_THE_LINE))]))
+    out = tmp_path / "tagged.pdf"
+    result = CliRunner().invoke(main, ["build", str(script), "--lang", "ko", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(FILLING_THE_LINE)} text(s) have no 'ko' text" in result.output
+    assert _broken_after_first_word(out, FILLING_THE_LINE) == []
+    # the same sheet with a space before each tag: the break these abilities are chosen to provoke
+    html = Renderer.html
+    monkeypatch.setattr(Renderer, "html", lambda self, *a, **k: html(self, *a, **k).replace(
+        '<span class="lang-tag">', ' <span class="lang-tag">'))
+    result = CliRunner().invoke(main, ["build", str(script), "--lang", "ko", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert _broken_after_first_word(out, FILLING_THE_LINE), "no ability fills its line: the test needs new texts"
+
+
+# An inline element with a space right before it in the laid-out HTML (a space inside an element
+# of its own, `<span> ` or the glyph's wrapper, is fine): the break the test above provokes.
+SPACED_ELEMENT = re.compile(r'(?<!<span>)(?<!<span class="reminder-mark">)\s<(?:span|strong) class="(lang-tag|fallback-mark|'
+                            r'token-name|reminder-glyph)"')
+
+
+def test_no_tag_or_mark_follows_a_space_on_sheets_night_sheets_or_almanacs(tmp_path, db):
+    from scriptforge.render.almanac import almanac_view
+    from scriptforge.render.pdf import Renderer
+    from scriptforge.render.views import keep_korean_words, make_view
+    from scriptforge.scripts.analysis import analyse
+    from scriptforge.scripts.script import read_script
+
+    script = tmp_path / "marks.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Marks"}, "imp", "chef", {
+        "id": "lamplighter", "name": "Lamplighter", "team": "townsfolk", "ability": "Each night, learn a number.",
+        "firstNight": 40, "firstNightReminder": "Give them the *LIT* token. :reminder: Put them to sleep.",
+        "otherNight": 40, "otherNightReminder": "Show the *LIT* token. :reminder:"}]))
+    analysis = analyse(read_script(script, db), db)
+    renderer = Renderer()
+    pages = {"sheet": renderer.html(keep_korean_words(make_view(analysis, "ko", "a4", back=True, night=True))),
+             "almanac": renderer.html(keep_korean_words(almanac_view(analysis, "ko", "a4")), "almanac.html.j2")}
+    for name, html in pages.items():
+        assert not [m.group(0) for m in SPACED_ELEMENT.finditer(html)], name
+    printed = "".join(pages.values())
+    for element in ("lang-tag", "fallback-mark", "token-name", "reminder-glyph"):
+        assert f'class="{element}"' in printed, element

@@ -24,6 +24,8 @@ TEXT_GLYPH = "◉"
 # a Korean particle may follow the closing asterisk (`*취함*을`).
 _BOLD = re.compile("(?<![\\w*])(?<![\\w*]\u2060)\\*(?=\u2060?[^\\s*\u2060])([^*\n]*?[^\\s*])\\*(?!\u2060?[A-Za-z0-9_*])")
 _REMINDER = re.compile(re.escape(REMINDER))
+_SPACED_GLYPH = re.compile(r'[ \t\n]+(<span class="reminder-glyph"[^>]*></span>)')
+_SPACED_NAME = re.compile(r'[ \t\n]+(<strong class="token-name">)')
 
 
 def has_marks(text: str) -> bool:
@@ -31,12 +33,21 @@ def has_marks(text: str) -> bool:
 
 
 def to_html(text: str | None) -> Markup | str | None:
-    """The text, HTML-escaped, with the marks as elements (`templates` use it as the `marks` filter)."""
-    if not text or not has_marks(text):
+    """The text, HTML-escaped, with the marks as elements (`templates` use it as the `marks` filter),
+    without trailing white space (a language tag may follow it, with no space of its own).
+
+    The space before a mark goes inside the mark's element (the glyph gets an inline wrapper to
+    hold it): WeasyPrint 70 breaks a paragraph after its first word where a line has to end at a
+    space that stands before an inline element."""
+    if not text:
         return text
-    html = str(escape(text))
+    if not has_marks(text):
+        return text.rstrip()
+    html = str(escape(text.rstrip()))
     html = _REMINDER.sub('<span class="reminder-glyph" role="img" aria-label="reminder"></span>', html)
     html = _BOLD.sub(r'<strong class="token-name">\1</strong>', html)
+    html = _SPACED_GLYPH.sub(r'<span class="reminder-mark"> \1</span>', html)
+    html = _SPACED_NAME.sub(r'\1 ', html)
     return Markup(html)
 
 
