@@ -50,6 +50,6 @@ _.left_css, _.right_css, _.page_css, _.players_label, _.title_shown, _.sheet_ite
 # Jinja calls the bytecode cache's hooks (render/templating._CachedBytecode)
 _.load_bytecode, _.dump_bytecode
 
-# read by the templates: a team or the jinx list going on over a page (_macros.html.j2), the token
-# cover's text size
-_.continued, _.jinx_parts, _.cover_scale
+# read by the templates: a team or the jinx list going on over a page (_macros.html.j2) and its
+# rows anchored, the token cover's text size
+_.continued, _.jinx_parts, _.row_anchors, _.cover_scale
