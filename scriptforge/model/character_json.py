@@ -4,7 +4,7 @@ schema's length limits, used by `export`, homebrew embedding (`add`), `import al
 and `validate`'s text-too-long.
 """
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scriptforge.model.records import NIGHT_TABLE, OFFICIAL_TEXT_KEYS, Texts
@@ -63,38 +63,35 @@ def character_object(char_id: str, team: str, texts: Texts, *, edition: str | No
     return obj
 
 
-def overlong_entry(item: object, base: str) -> Iterator[Overlong]:
+def overlong_entry(item: object, base: str) -> list[Overlong]:
     """Every text of one script entry (at pointer `base`) over its official limit."""
-    def check(value: object, limit: int, pointer: str, name: str) -> Iterator[Overlong]:
-        if isinstance(value, str) and len(value) > limit:
-            yield Overlong(pointer, name, len(value), limit)
-
     if isinstance(item, str):
-        yield from check(item, ID_LIMIT, base, "id")
-        return
+        return [Overlong(base, "id", len(item), ID_LIMIT)] if len(item) > ID_LIMIT else []
     if not isinstance(item, dict):
-        return
+        return []
     if item.get("id") == "_meta":
-        for key, limit in META_LIMITS.items():
-            yield from check(item.get(key), limit, f"{base}/{key}", f"_meta.{key}")
-        return
-    if set(item) <= {"id"}:
-        yield from check(item.get("id"), ID_LIMIT, f"{base}/id", "id")
-        return
-    for key, limit in CHARACTER_LIMITS.items():
-        yield from check(item.get(key), limit, f"{base}/{key}", key)
+        return _over(item, META_LIMITS, base, "_meta.")
+    if len(item) == 1 and "id" in item:
+        return _over(item, {"id": ID_LIMIT}, base)
+    found = _over(item, CHARACTER_LIMITS, base)
     for key, limit in ITEM_LIMITS.items():
         values = item.get(key)
         if isinstance(values, list):
-            for i, label in enumerate(values):
-                yield from check(label, limit, f"{base}/{key}/{i}", f"{key} item")
+            found += [Overlong(f"{base}/{key}/{i}", f"{key} item", len(label), limit)
+                      for i, label in enumerate(values) if isinstance(label, str) and len(label) > limit]
     for key, fields in ENTRY_LIMITS.items():
         entries = item.get(key)
         if isinstance(entries, list):
             for i, entry in enumerate(entries):
                 if isinstance(entry, dict):
-                    for sub, limit in fields.items():
-                        yield from check(entry.get(sub), limit, f"{base}/{key}/{i}/{sub}", f"{key}.{sub}")
+                    found += _over(entry, fields, f"{base}/{key}/{i}", f"{key}.")
+    return found
+
+
+def _over(item: Mapping[str, object], limits: Mapping[str, int], base: str, prefix: str = "") -> list[Overlong]:
+    """The strings of `item` longer than their `limits` (field -> limit), named `prefix` + field."""
+    return [Overlong(f"{base}/{key}", prefix + key, len(value), limit) for key, limit in limits.items()
+            if isinstance(value := item.get(key), str) and len(value) > limit]
 
 
 def overlong(data: Sequence[object]) -> list[Overlong]:
