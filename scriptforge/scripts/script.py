@@ -7,6 +7,7 @@ Only input that is not a script at all (bad JSON, not an array, empty) raises an
 """
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 import re
 from typing import Any
@@ -83,13 +84,22 @@ class Script:
     def find(self, name: str) -> Character | None:
         """The character on this script that `name` denotes: id, normalised id, or a name."""
         key = normalize_id(name)
+        ids, names = self._keys
+        found = ids.get(key)
+        return found if found is not None or not key else names.get(key)
+
+    @cached_property
+    def _keys(self) -> tuple[dict[str, Character], dict[str, Character]]:
+        """(normalised id -> character, normalised name in any language -> character), each the
+        first on the script: `find` is asked for every jinx and night entry of a script."""
+        ids: dict[str, Character] = {}
+        names: dict[str, Character] = {}
         for ch in self.characters:
-            if ch.id == name or normalize_id(ch.id) == key:
-                return ch
+            ids.setdefault(normalize_id(ch.id), ch)
         for ch in self.characters:
-            if any(normalize_id(t.name) == key for t in ch.texts.values()) and key:
-                return ch
-        return None
+            for text in ch.texts.values():
+                names.setdefault(normalize_id(text.name), ch)
+        return ids, names
 
 
 def read_script(source: str | Path, db: Database) -> Script:
