@@ -8,11 +8,13 @@ Run:  scriptforge pack update --from DIR --lang en   (DIR: roles.json, nightshee
 Reads ../shared/reference/scripts/*.json and ../shared/reference/official/wc25/*/script.json.
 Prints one line per difference with -v, the counts per target, and exits 1 when any is found.
 Scripts that cannot be read, or name characters that cannot be used, are counted and skipped:
-there is nothing of theirs to export.
+there is nothing of theirs to export. Each script is read, and what a user sees of the original
+worked out, once for all the targets asked for.
 """
 
 import argparse
 from collections import Counter
+import json
 import re
 import sys
 
@@ -48,9 +50,11 @@ def seen(analysis, lang: str, renderer) -> dict[str, str]:
             "sheet": sheet}
 
 
-def round_trip(path, db, target: str, renderer) -> tuple[str, dict[str, tuple[str, str]]] | None:
-    """(the export's language, {what: (before, after)} for each part of `seen` that differs), or
-    None when the script cannot be exported (unreadable, or characters it names cannot be used)."""
+def round_trip(path, db, targets, renderer) -> tuple[str, dict[str, dict[str, tuple[str, str]]]] | None:
+    """(the export's language, {target: {what: (before, after)} for each part of `seen` that
+    differs}) for each of `targets` (TARGETS), or None when the script cannot be exported
+    (unreadable, or characters it names cannot be used). The original's `seen` is worked out once:
+    it is the same whatever the target, and so is the read-back of data two targets export alike."""
     from scriptforge.io.errors import InputError
     from scriptforge.scripts.analysis import analyse
     from scriptforge.scripts.export import export_script
@@ -63,16 +67,22 @@ def round_trip(path, db, target: str, renderer) -> tuple[str, dict[str, tuple[st
     if any(p.code in LEFT_OUT for p in script.problems):
         return None
     lang = export_lang(script, db)
-    exported = export_script(analyse(script, db), lang, target)
-    again = script_from_data(exported.data, db, str(path))
-    before, after = seen(analyse(script, db), lang, renderer), seen(analyse(again, db), lang, renderer)
-    differences = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
-    gained = set(after["validate"].splitlines()) - set(before["validate"].splitlines())
-    if gained:  # an error the original had and the export fixed (its schema violations) is no loss
-        differences["validate"] = (before["validate"], after["validate"])
-    else:
-        differences.pop("validate", None)
-    return lang, differences
+    before = seen(analyse(script, db), lang, renderer)
+    found, read_back = {}, {}
+    for target in targets:
+        exported = export_script(analyse(script, db), lang, target)
+        key = json.dumps(exported.data, sort_keys=True)  # targets that export the same data read back alike
+        if key not in read_back:
+            read_back[key] = seen(analyse(script_from_data(exported.data, db, str(path)), db), lang, renderer)
+        after = read_back[key]
+        differences = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+        gained = set(after["validate"].splitlines()) - set(before["validate"].splitlines())
+        if gained:  # an error the original had and the export fixed (its schema violations) is no loss
+            differences["validate"] = (before["validate"], after["validate"])
+        else:
+            differences.pop("validate", None)
+        found[target] = differences
+    return lang, found
 
 
 def first_difference(a: str, b: str) -> str:
@@ -95,23 +105,28 @@ def main() -> int:
 
     db = load_database(packs=active_packs())
     renderer = Renderer()
-    total = 0
-    for target in args.target or TARGETS:
-        counts: Counter[str] = Counter()
-        scripts = skipped = 0
-        for path in files:
-            result = round_trip(path, db, target, renderer)
-            if result is None:
-                skipped += 1
-                continue
-            scripts += 1
-            lang, differences = result
+    targets = list(dict.fromkeys(args.target or TARGETS))  # each once, in the order asked for
+    counts: dict[str, Counter[str]] = {target: Counter() for target in targets}
+    lines: dict[str, list[str]] = {target: [] for target in targets}
+    scripts = skipped = 0
+    for path in files:
+        result = round_trip(path, db, targets, renderer)
+        if result is None:
+            skipped += 1
+            continue
+        scripts += 1
+        lang, found = result
+        for target, differences in found.items():
             for what, (before, after) in differences.items():
-                counts[what] += 1
-                if args.verbose:
-                    print(f"{target} {lang} {path.name}: {what}: {first_difference(before, after)}")
-        total += sum(counts.values())
-        parts = ", ".join(f"{what} {counts[what]}" for what in ("validate", "setup", "night", "jinxes", "sheet"))
+                counts[target][what] += 1
+                lines[target].append(f"{target} {lang} {path.name}: {what}: {first_difference(before, after)}")
+    total = 0
+    for target in targets:
+        if args.verbose:
+            for line in lines[target]:
+                print(line)
+        total += sum(counts[target].values())
+        parts = ", ".join(f"{what} {counts[target][what]}" for what in ("validate", "setup", "night", "jinxes", "sheet"))
         print(f"--for {target}: {scripts} scripts exported ({skipped} not exportable); differences: {parts}")
     return 1 if total else 0
 

@@ -28,6 +28,24 @@ SEED_FILES = {
 }
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """`--dist loadgroup` (pyproject's addopts) keeps the tests of one `xdist_group` on one worker,
+    so a module fixture they share is made once: pytest-xdist marks them by adding "@<group>" to
+    their node ids. Since pytest 9.2 keeps node ids structured, pytest-xdist's renaming (of the old
+    `_nodeid`) no longer takes and every test went to either worker (pytest-xdist issue 1386): the
+    same renaming is made here where it did not take, as the structured id."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                        for mark in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        structured = getattr(item, "id", None)
+        if names and not item.nodeid.endswith(suffix) and hasattr(type(structured), "parse"):
+            item._id = type(structured).parse(item.nodeid + suffix)
+
+
 def shared_path(*parts) -> Path:
     """A file under ../shared/, or a skip with the reason when that folder is absent."""
     path = SHARED.joinpath(*parts)

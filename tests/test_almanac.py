@@ -24,6 +24,9 @@ FTPD = EXAMPLES / "faith-trust-and-pixie-dust.json"  # seed 000 (Vigormortis)
 ENGLISH = EXAMPLES / "english-almanac-25.json"  # seed 001 (Lil' Monsta)
 FANGGU = EXAMPLES / "fang-gu-zealot.json"  # seed 003 (the Pilgrim, the author's note)
 
+# the Korean and English almanacs are laid out once (module fixtures) for all the tests: one worker runs them all
+pytestmark = pytest.mark.xdist_group("almanac")
+
 
 def squash(text: str) -> str:
     """Whitespace and the word joiners of Korean line breaking removed."""

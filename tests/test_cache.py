@@ -52,14 +52,22 @@ def _run(home: Path, out: Path) -> tuple[list, str]:
     return json.loads(result.stdout), result.stderr
 
 
+# the tests share the cache the `clean` fixture fills: one worker runs them all
+pytestmark = pytest.mark.xdist_group("cache")
+
+
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
-    """The outputs with a cache filled by a first run (and the cache folder it filled)."""
+    """The outputs with a cache filled by a first run, the cache home it filled (the entries a run
+    uses depend on where the cache is: fontconfig's file names its folder) and a copy of the
+    entries the runs left there, to copy from (no test changes it)."""
     home = tmp_path_factory.mktemp("clean")
     first, _ = _run(home, home / "out1")
     second, _ = _run(home, home / "out2")
     assert first == second
-    return first, home
+    entries = tmp_path_factory.mktemp("clean-entries") / "scriptforge"
+    shutil.copytree(home / "scriptforge", entries, symlinks=True)
+    return first, home, entries
 
 
 def _files(home: Path) -> list[Path]:
@@ -127,25 +135,28 @@ DAMAGES = {
 def test_every_kind_of_entry_damaged_gives_the_same_outputs_and_is_rebuilt(clean, tmp_path, damage):
     if damage == "another owner" and os.getuid() != 0:
         pytest.skip("changing a file's owner needs root")
-    outputs, _ = clean
-    assert _run(tmp_path, tmp_path / "first")[0] == outputs  # the cache filled here: the entries in use
-    entries = _files(tmp_path)
-    kinds = {path.relative_to(tmp_path / "scriptforge").parts[0] for path in entries}
+    outputs, home, filled = clean
+    # the entries in use: those the clean runs left in this cache home (as a first run here would
+    # fill it), put back whole, since the test before may have damaged them
+    shutil.rmtree(home / "scriptforge")
+    shutil.copytree(filled, home / "scriptforge", symlinks=True)
+    entries = _files(home)
+    kinds = {path.relative_to(home / "scriptforge").parts[0] for path in entries}
     assert kinds == set(cache.KINDS) - {"images"}  # images: tests/test_icons.py (a damaged one is not used)
     for path in entries:
         DAMAGES[damage](path)
-    again, stderr = _run(tmp_path, tmp_path / "out")
+    again, stderr = _run(home, tmp_path / "out")
     assert again == outputs
     assert "warning" not in stderr  # an entry is only rebuilt; a folder of someone else's is warned of
-    for path in _files(tmp_path):  # rebuilt: every entry is a regular file of this user again
+    for path in _files(home):  # rebuilt: every entry is a regular file of this user again
         info = path.lstat()
         assert path.is_file() and not path.is_symlink() and info.st_uid == os.getuid(), path
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="making a folder another user's needs root")
 def test_a_cache_folder_of_another_user_is_never_used_and_said_once(clean, tmp_path):
-    outputs, home = clean
-    _copy(home / "scriptforge", tmp_path / "scriptforge")
+    outputs, _, filled = clean
+    _copy(filled, tmp_path / "scriptforge")
     for kind in cache.KINDS:
         folder = tmp_path / "scriptforge" / kind
         folder.mkdir(exist_ok=True)
@@ -164,8 +175,8 @@ def test_a_cache_folder_of_another_user_is_never_used_and_said_once(clean, tmp_p
 
 
 def test_a_folder_others_may_write_in_is_never_used(clean, tmp_path):
-    outputs, home = clean
-    _copy(home / "scriptforge", tmp_path / "scriptforge")
+    outputs, _, filled = clean
+    _copy(filled, tmp_path / "scriptforge")
     (tmp_path / "scriptforge").chmod(0o777)
     again, stderr = _run(tmp_path, tmp_path / "out")
     assert again == outputs
@@ -183,7 +194,7 @@ def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
 
 
 def test_a_read_only_cache_only_costs_speed(clean, tmp_path):
-    outputs, _ = clean
+    outputs, _, _ = clean
     (tmp_path / "ro").mkdir(mode=0o500)
     again, stderr = _run(tmp_path / "ro", tmp_path / "out")
     assert again == outputs and stderr == ""
@@ -210,8 +221,8 @@ def test_cache_info_lists_every_kind_and_clear_empties_it(runner, tmp_path, monk
 
 
 def test_a_cache_past_its_cap_shrinks_on_the_next_run_oldest_first(clean, tmp_path):
-    _, home = clean
-    _copy(home / "scriptforge", tmp_path / "scriptforge")
+    _, _, filled = clean
+    _copy(filled, tmp_path / "scriptforge")
     images = tmp_path / "scriptforge" / "images"
     images.mkdir(exist_ok=True)
     now = time.time()

@@ -3,12 +3,16 @@ with its heading, marked as continued in the page's language (the storyteller's 
 heading repeated where a page continues it")."""
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 import pypdfium2 as pdfium
 import pytest
 
 from scriptforge.cli import main
+
+# the tests share the sheets they print (the `built` fixture): one worker runs them all
+pytestmark = pytest.mark.xdist_group("continued_headings")
 
 # the team headings of the sheet (upper case in Latin letters: sheet.css) and the word after the
 # heading of a continued team; German has no word of its own and falls back to English
@@ -40,17 +44,30 @@ def _page_lines(pdf_path) -> list[list[str]]:
         pdf.close()
 
 
-def _build(script, out, *options) -> list[list[str]]:
-    result = CliRunner().invoke(main, ["build", str(script), "-o", str(out), *options])
-    assert result.exit_code == 0, result.output
-    return _page_lines(out)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """`build(script, *options)`: the PDF `scriptforge build` makes of `script` with `options` and
+    the lines of text of each of its pages (tuples: read only), made once per module, so that a
+    sheet two tests read (its pages and its outline) is printed once."""
+    folder, made = tmp_path_factory.mktemp("sheets"), {}
+
+    def build(script, *options) -> tuple[Path, tuple[tuple[str, ...], ...]]:
+        key = (str(script), *options)
+        if key not in made:
+            out = folder / f"sheet-{len(made)}.pdf"
+            result = CliRunner().invoke(main, ["build", str(script), "-o", str(out), *options])
+            assert result.exit_code == 0, result.output
+            made[key] = out, tuple(tuple(lines) for lines in _page_lines(out))
+        return made[key]
+
+    return build
 
 
 @pytest.mark.parametrize("lang, paper, layout", [("en", "a4", ()), ("ko", "letter", ()), ("ko", "a4", ("--columns", "2")),
                                                  ("en", "letter", ("--compact",)), ("de", "a4", ())])
-def test_a_page_that_goes_on_with_a_team_starts_with_its_heading_marked_continued(big_script, tmp_path, lang,
+def test_a_page_that_goes_on_with_a_team_starts_with_its_heading_marked_continued(big_script, built, lang,
                                                                                    paper, layout):
-    pages = _build(big_script, tmp_path / "sheet.pdf", "--lang", lang, "--paper", paper, *layout)
+    _, pages = built(big_script, "--lang", lang, "--paper", paper, *layout)
     assert len(pages) >= 2
     continued = f"{TOWNSFOLK[lang]} {CONTINUED[lang]}"
     assert pages[0][0] == "Big Village" and continued not in pages[0]
@@ -60,12 +77,13 @@ def test_a_page_that_goes_on_with_a_team_starts_with_its_heading_marked_continue
         assert first in TEAMS[lang], lines[:2]
 
 
-def test_the_outline_names_each_team_once(big_script, tmp_path):
+def test_the_outline_names_each_team_once(big_script, built):
     """The continued headings are not bookmarks of their own: the PDF's outline lists each team once."""
     from pypdf import PdfReader
 
-    _build(big_script, tmp_path / "sheet.pdf", "--lang", "en")
-    outline = PdfReader(tmp_path / "sheet.pdf").outline
+    sheet, pages = built(big_script, "--lang", "en", "--paper", "a4")  # the English A4 sheet tested above
+    assert pages[1][0] == f"{TOWNSFOLK['en']} {CONTINUED['en']}"  # it has a continued heading
+    outline = PdfReader(sheet).outline
     titles = [item.title for item in outline[1]]
     assert titles == ["Townsfolk", "Outsiders", "Minions", "Demons", "Fabled", "Jinxes"]
 
@@ -93,20 +111,21 @@ def jinxed_script(tmp_path_factory):
 
 
 @pytest.mark.parametrize("lang, paper", [("en", "letter"), ("ko", "a4")])
-def test_a_page_that_goes_on_with_the_jinxes_starts_with_their_heading_marked_continued(jinxed_script, tmp_path,
+def test_a_page_that_goes_on_with_the_jinxes_starts_with_their_heading_marked_continued(jinxed_script, built,
                                                                                         lang, paper):
-    pages = _build(jinxed_script, tmp_path / "sheet.pdf", "--lang", lang, "--paper", paper)
+    _, pages = built(jinxed_script, "--lang", lang, "--paper", paper)
     assert len(pages) == 2
     assert JINXES[lang] in pages[0] and "Hero 1 · Hero 2" in " ".join(pages[0])  # the list starts on page 1
     assert pages[1][0] == f"{JINXES[lang]} {CONTINUED[lang]}"
     assert not any(CONTINUED[lang] in line for line in pages[0])
 
 
-def test_the_continued_jinx_list_is_no_second_bookmark(jinxed_script, tmp_path):
+def test_the_continued_jinx_list_is_no_second_bookmark(jinxed_script, built):
     from pypdf import PdfReader
 
-    _build(jinxed_script, tmp_path / "sheet.pdf", "--lang", "en")
-    outline = PdfReader(tmp_path / "sheet.pdf").outline
+    sheet, pages = built(jinxed_script, "--lang", "en", "--paper", "letter")  # the English sheet tested above
+    assert pages[1][0] == f"{JINXES['en']} {CONTINUED['en']}"  # its jinx list goes on over page 2
+    outline = PdfReader(sheet).outline
     assert [item.title for item in outline[1]] == ["Townsfolk", "Demons", "Jinxes"]
 
 

@@ -52,6 +52,9 @@ FRENCH = {
 }
 FILES = {"de": GERMAN, "zh_Hans": CHINESE, "fr": FRENCH}
 
+# the multi-language pack is installed once (a module fixture) for all the tests: one worker runs them all
+pytestmark = pytest.mark.xdist_group("every_language")
+
 
 @pytest.fixture(scope="module")
 def official_dir(tmp_path_factory, db):

@@ -1,6 +1,8 @@
 """Shrink to fit in at most three layouts: the scale the step-by-step search would pick, from a
 prediction made on the first layout."""
 
+import functools
+
 from scriptforge.scripts.analysis import analyse
 from scriptforge.render.fit import MAX_LAYOUTS, SHRINK_STEPS, choose_scale, steps_for
 from scriptforge.render.pdf import Renderer
@@ -79,6 +81,7 @@ def test_a_long_sheet_is_fitted_in_three_layouts_per_part(db, tmp_path):
     sheet = next(fit for fit in parts.fitted if fit.part == "the character sheet")
     assert any(w.startswith("the character sheet") for w in warnings)
 
+    @functools.cache  # step_by_step asks for a scale's page count more than once: each is laid out once
     def pages_at(scale, part=make_view(analysis, "en", "a4")):
         part.scale = scale
         return len(renderer.layout(renderer.html(part), tmp_path, []).pages)

@@ -15,6 +15,9 @@ from scriptforge.io.errors import DataError, InputError, NotFoundError
 from scriptforge.db.games import GAMES_DIR, OTHER_GAMES, check_game, load_game
 LANGUAGES = ("en", "ko")  # the built-in data's languages
 
+# the tests share the sheets they print (the `printed` fixture): one worker runs them all
+pytestmark = pytest.mark.xdist_group("games")
+
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 SALEM_SEED = SEEDS / "002_26ff0cf9a70d4965.txt"
 WEREWOLF_SEED = SEEDS / "004_f6bc3979386b8a9e.txt"
@@ -308,18 +311,32 @@ def _pdf_text(path: Path) -> str:
     return re.sub(r"\s+", "", "".join(page.extract_text() for page in PdfReader(io.BytesIO(path.read_bytes())).pages))
 
 
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """`print_pdf(command, game, lang)`: (the CliRunner result, the PDF's text without whitespace) of
+    `scriptforge COMMAND --game GAME --lang LANG -o X.pdf`, run once per module: the sheets and
+    night scripts several tests read are printed once."""
+    folder, made = tmp_path_factory.mktemp("games"), {}
+
+    def print_pdf(command: str, game: str, lang: str):
+        if (command, game, lang) not in made:
+            out = folder / f"{command}-{game}-{lang}.pdf"
+            result = _invoke(command, "--game", game, "--lang", lang, "-o", str(out))
+            made[command, game, lang] = result, _pdf_text(out) if result.exit_code == 0 else ""
+        return made[command, game, lang]
+
+    return print_pdf
+
+
 @pytest.mark.parametrize("game", OTHER_GAMES)
 @pytest.mark.parametrize("lang", ["ko", "en", "ko+en"])
-def test_build_and_nightsheet_render_in_every_language(tmp_path, game, lang):
+def test_build_and_nightsheet_render_in_every_language(printed, game, lang):
     gdb = load_game(game)
-    sheet = tmp_path / "sheet.pdf"
-    result = _invoke("build", "--game", game, "--lang", lang, "-o", str(sheet))
+    result, sheet_text = printed("build", game, lang)
     assert result.exit_code == 0, result.output
     assert "Warning" not in result.output
-    night = tmp_path / "night.pdf"
-    result = _invoke("nightsheet", "--game", game, "--lang", lang, "-o", str(night))
+    result, night_text = printed("nightsheet", game, lang)
     assert result.exit_code == 0, result.output
-    sheet_text, night_text = _pdf_text(sheet), _pdf_text(night)
     text_lang = "en" if lang == "en" else "ko"
     for role in gdb.roles.values():
         assert role.texts[text_lang].name.replace(" ", "") in sheet_text, role.id
@@ -331,34 +348,30 @@ def test_build_and_nightsheet_render_in_every_language(tmp_path, game, lang):
                 assert gdb.item(sid).name(text_lang).replace(" ", "") in night_text, sid
 
 
-def test_game_sheets_print_game_text_never_data_notes(tmp_path):
+def test_game_sheets_print_game_text_never_data_notes(printed):
     for lang in ("ko", "en"):
-        out = tmp_path / f"salem-{lang}.pdf"
-        assert _invoke("build", "--game", "salem", "--lang", lang, "-o", str(out)).exit_code == 0
-        text = _pdf_text(out)
+        result, text = printed("build", "salem", lang)
+        assert result.exit_code == 0
         for note in ("원문", "시드", "source", "Source", "notgiven"):
             assert note not in text, (lang, note)
         assert ("마녀수" if lang == "ko" else "Witches(upgraderule)") in text
         assert ("마사코레이" if lang == "ko" else "MarthaCorey") in text  # its clarifications, no "no text" line
-    night = tmp_path / "night.pdf"
-    assert _invoke("nightsheet", "--game", "salem", "--lang", "ko", "-o", str(night)).exit_code == 0
-    text = _pdf_text(night)
+    result, text = printed("nightsheet", "salem", "ko")
+    assert result.exit_code == 0
     assert "자백" in text and "토큰공개" in text and "검은고양이" in text
 
 
-def test_mafia_nights_alike_are_one_list_every_night(tmp_path):
-    out = tmp_path / "mafia.pdf"
-    assert _invoke("nightsheet", "--game", "mafia", "--lang", "ko", "-o", str(out)).exit_code == 0
-    text = _pdf_text(out)
+def test_mafia_nights_alike_are_one_list_every_night(printed):
+    result, text = printed("nightsheet", "mafia", "ko")
+    assert result.exit_code == 0
     assert text.startswith("매일밤") and "인원" not in text and "원문" not in text
     assert text.count("밤에는마피아,의사,경찰이행동할수있다") == 1  # the list's note: the two nights' lists are one
     assert "1번째밤" not in text and "2번째밤부터" not in text  # the two identical lists' own titles
 
 
-def test_werewolf_moderator_sheet_has_vote_and_defence(tmp_path):
-    out = tmp_path / "ww.pdf"
-    assert _invoke("nightsheet", "--game", "werewolf", "--lang", "ko", "-o", str(out)).exit_code == 0
-    text = _pdf_text(out)
+def test_werewolf_moderator_sheet_has_vote_and_defence(printed):
+    result, text = printed("nightsheet", "werewolf", "ko")
+    assert result.exit_code == 0
     for word in ("1차투표", "변론", "2차투표", "2번째밤부터"):
         assert word in text
 

@@ -24,6 +24,9 @@ from tests.test_pack_update import serve
 
 SCRIPT = ("reference", "official", "wc25", "stowedaway", "script.json")
 
+# the mirror of made-up icons is written once (a module fixture) for all the tests: one worker runs them all
+pytestmark = pytest.mark.xdist_group("icons")
+
 
 def placed_images(pdf: bytes) -> list[int]:
     """How many pictures each page of `pdf` draws (pypdfium2's page objects of type image)."""

@@ -21,6 +21,9 @@ EXAMPLES = ("faith-trust-and-pixie-dust", "fang-gu-zealot", "english-almanac-25"
 DOCUMENTS = ((("build", "--night"), "ko"), (("build", "--night"), "ko+en"), (("almanac",), "ko"),
              (("almanac",), "ko+en"))  # (command and options, language)
 
+# the documents are printed once (the `pages` fixture) for both tests: one worker runs them
+pytestmark = pytest.mark.xdist_group("terms_on_pages")
+
 
 def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u2060", "")).strip()
