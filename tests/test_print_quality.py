@@ -163,6 +163,44 @@ def test_arabic_text_prints_in_the_bundled_arabic_font(tmp_path):
     assert any("Naskh-Arabic" in name for name in fonts), fonts
 
 
+# Pango never chooses a font for a space: it sets it in the font of the letter before it. A space
+# between two letters only the Latin or the Arabic subset has (the Yaggababble's Russian, the
+# Djinn's Arabic) is set in that subset, which printed it as a box where it had no space.
+SPACED_LETTERS = "Фальшивые новости! Ψευδείς ειδήσεις. Zażółć gęślą jaźń, ąą ęę. نحن لسنا هنا."
+
+
+@pytest.mark.parametrize("command, lang", [("build", "en"), ("almanac", "ko"), ("almanac", "en")])
+def test_a_space_between_letters_of_the_latin_or_arabic_font_prints_as_a_space(tmp_path, command, lang):
+    script = tmp_path / "spaced.json"
+    script.write_text(json.dumps([{"id": "_meta", "name": "Spaced"}, "imp",
+                                  {"id": "sayer", "name": "Sayer", "team": "townsfolk", "ability": SPACED_LETTERS,
+                                   "flavor": SPACED_LETTERS}]), encoding="utf-8")
+    out = tmp_path / "spaced.pdf"
+    result = CliRunner().invoke(main, [command, str(script), "-o", str(out), "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert ".notdef" not in result.output and "no glyph" not in result.output, result.output
+    assert "Фальшивые новости" in " ".join(_text(out).split())
+
+
+def test_every_bundled_font_has_the_korean_face_s_space():
+    """Each font a letter may be set in has a space (U+0020, U+00A0) as wide as the Korean face's of
+    its weight (the face of every other space), so a space set in it looks like any other."""
+    from fontTools.ttLib import TTFont
+
+    from scriptforge.io.paths import FONTS_DIR
+    from scriptforge.render.typefaces import ARABIC_FILE, FONT_FILES, LATIN_FILES, MARKS_FILES
+
+    def spaces(name: str) -> set[int]:
+        font = TTFont(str(FONTS_DIR / name), lazy=True)
+        cmap, hmtx = font.getBestCmap(), font["hmtx"]
+        return {hmtx[cmap[point]][0] if point in cmap else -1 for point in (0x20, 0xA0)}
+
+    for weight, korean in FONT_FILES.items():
+        (width,) = spaces(korean)
+        others = [LATIN_FILES[weight], MARKS_FILES[weight]] + ([ARABIC_FILE] if weight == 400 else [])
+        assert {name: spaces(name) for name in others} == {name: {width} for name in others}
+
+
 def test_text_the_fonts_lack_still_warns(tmp_path, monkeypatch):
     from scriptforge.render import typefaces
 

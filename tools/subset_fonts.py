@@ -31,6 +31,13 @@ GSUB, GPOS, BASE and vhea/vmtx, subsetting takes ~0.075 s per font instead of ~0
 The cost: no Latin kerning or fi/fl ligatures (invisible at sheet sizes; Hangul syllables are
 precomposed and need neither).
 
+The Latin and Arabic subsets get a space (U+0020, U+00A0) as wide as the Korean face's
+(``give_space``): Pango never chooses a font for a space but sets it in the font of the letter
+before it, assuming every font has one, so a space between two letters only these subsets have
+(Cyrillic, Greek, Arabic, Polish ą …) is set in them, and without a space of their own it
+printed as the box of a missing glyph (the Yaggababble's and the Djinn's official flavors). As
+wide as the Korean face's, it is as wide as every other space of the line.
+
 ``coverage.txt`` lists the code points the fonts cover (ranges, hex), Scriptforge Marks' included
 (our own font of the punctuation these lack, made by ``tools/marks_font.py``), so the renderer's
 missing-glyph check does not load fontTools at run time; ``bold-advances.txt`` the bold face's
@@ -40,6 +47,7 @@ Usage:
 
     python tools/subset_fonts.py [--source-dir /usr/share/fonts/opentype/noto] [--out scriptforge/fonts]
     python tools/subset_fonts.py --slim-existing   # only slim the shipped fonts, rewrite coverage.txt
+    python tools/subset_fonts.py --space-existing  # only give the shipped Latin and Arabic subsets their space
 """
 
 import argparse
@@ -47,6 +55,7 @@ from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
+from fontTools.ttLib.tables._g_l_y_f import Glyph
 
 ROOT = Path(__file__).resolve().parent.parent
 FACE = "Noto Sans CJK KR"
@@ -147,17 +156,53 @@ ARABIC_OUT = "NotoNaskhArabic-Subset-Regular.ttf"
 ARABIC_RANGES = ((0x0600, 0x06FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))  # Arabic, presentation forms
 
 
-def make_arabic_subset(source: Path, target: Path) -> None:
+def make_arabic_subset(source: Path, target: Path, korean: Path) -> None:
     """The Arabic face (Noto Naskh Arabic, OFL; Debian's ``fonts-noto-core``): the Arabic block
-    and its presentation forms. Unlike the Korean fonts it keeps GSUB/GPOS: Arabic letters take
-    their joined forms through them (HarfBuzz shapes before WeasyPrint embeds the glyphs)."""
+    and its presentation forms, and the space of the Korean face `korean` (``give_space``). Unlike
+    the Korean fonts it keeps GSUB/GPOS: Arabic letters take their joined forms through them
+    (HarfBuzz shapes before WeasyPrint embeds the glyphs)."""
     font = TTFont(str(source))
     unicodes = [p for p in font.getBestCmap() if any(a <= p <= b for a, b in ARABIC_RANGES)]
-    _subset_and_save(font, unicodes, ["*"], target)
+    _subset_and_save(font, unicodes, ["*"], target, space=space_advance(korean))
 
 
-def _subset_and_save(font: TTFont, unicodes: list[int], features: list[str], target: Path, slimmed: bool = False) -> None:
-    """Keep `unicodes` (and `features`) of `font`, unhinted with every name record; save it to `target`."""
+SPACES = (0x0020, 0x00A0)
+
+
+def space_advance(korean: Path) -> int:
+    """The advance width of the space of the Korean face at `korean` (font units)."""
+    font = TTFont(str(korean), lazy=True)
+    try:
+        return font["hmtx"][font.getBestCmap()[0x20]][0]
+    finally:
+        font.close()
+
+
+def give_space(font: TTFont, advance: int) -> bool:
+    """Map U+0020 and U+00A0 of `font` to an empty glyph `advance` units wide, in place, unless it
+    has a space already (then False). Pango sets a space in the font of the letter before it (see
+    the docstring), so every font a letter may come from needs one."""
+    if any(point in font.getBestCmap() for point in SPACES):
+        return False
+    order = font.getGlyphOrder()
+    name = "space"
+    while name in order:
+        name += "_"
+    font.setGlyphOrder([*order, name])
+    font["glyf"].glyphOrder = font.getGlyphOrder()
+    font["glyf"][name] = Glyph()
+    font["hmtx"][name] = (advance, 0)
+    for table in font["cmap"].tables:
+        if table.isUnicode():
+            table.cmap.update(dict.fromkeys(SPACES, name))
+    font["OS/2"].updateFirstAndLastCharIndex(font)
+    return True
+
+
+def _subset_and_save(font: TTFont, unicodes: list[int], features: list[str], target: Path, slimmed: bool = False,
+                     space: int | None = None) -> None:
+    """Keep `unicodes` (and `features`) of `font`, unhinted with every name record, with a space
+    `space` units wide if that is given (``give_space``); save it to `target`."""
     options = subset.Options()
     options.layout_features = features
     options.hinting = False
@@ -168,6 +213,8 @@ def _subset_and_save(font: TTFont, unicodes: list[int], features: list[str], tar
     subsetter.subset(font)
     if slimmed:
         slim(font)
+    if space is not None:
+        give_space(font, space)
     font.save(str(target))
     print(f"{target}: {len(unicodes)} characters, {target.stat().st_size // 1024} KB")
 
@@ -180,11 +227,26 @@ LATIN_OUT = "NotoSans-Subset-{weight}.ttf"
 def make_latin_subset(source: Path, target: Path, korean: Path) -> None:
     """The letters of ALPHABETS that the Korean face lacks (Polish ą ł ż, Turkish ğ ı ş, Romanian
     ș ț, …), from Noto Sans (OFL; Debian's ``fonts-noto-core``): the sheets name it after the
-    Korean face, so it sets only what that face cannot."""
+    Korean face, so it sets only what that face cannot; and that face's space (``give_space``)."""
     have = set(TTFont(str(korean), lazy=True).getBestCmap())
     font = TTFont(str(source))
     unicodes = [p for p in font.getBestCmap() if p not in have and any(a <= p <= b for a, b in ALPHABETS)]
-    _subset_and_save(font, unicodes, ["kern", "liga", "ccmp", "locl", "mark", "mkmk"], target, slimmed=True)
+    _subset_and_save(font, unicodes, ["kern", "liga", "ccmp", "locl", "mark", "mkmk"], target, slimmed=True,
+                     space=space_advance(korean))
+
+
+def space_existing(out: Path) -> None:
+    """Give the Latin and Arabic subsets in `out` the space of the Korean face of their weight
+    (fonts made before ``give_space``), changing nothing else: the head table's dates stay."""
+    spaced = [(LATIN_OUT.format(weight=weight), OUT_NAME.format(weight=weight)) for weight in LATIN_WEIGHTS]
+    for name, korean in [*spaced, (ARABIC_OUT, OUT_NAME.format(weight="Regular"))]:
+        target = out / name
+        font = TTFont(str(target), recalcTimestamp=False)
+        if give_space(font, space_advance(out / korean)):
+            font.save(str(target))
+            print(f"{target}: a space of {font['hmtx'][font.getBestCmap()[0x20]][0]} units")
+        else:
+            print(f"{target}: has a space already")
 
 
 MARKS_OUT = "ScriptforgeMarks-Regular.ttf"  # tools/marks_font.py
@@ -277,7 +339,12 @@ def main() -> None:
     parser.add_argument("--arabic-source", type=Path, default=ARABIC_SOURCE)
     parser.add_argument("--slim-existing", action="store_true",
                         help="Only slim the fonts already in --out and rewrite coverage.txt.")
+    parser.add_argument("--space-existing", action="store_true",
+                        help="Only give the Latin and Arabic subsets already in --out the Korean face's space.")
     args = parser.parse_args()
+    if args.space_existing:
+        space_existing(args.out)
+        return
     for weight, filename in WEIGHTS.items():
         target = args.out / OUT_NAME.format(weight=weight)
         if args.slim_existing:
@@ -292,7 +359,7 @@ def main() -> None:
             make_latin_subset(LATIN_SOURCE_DIR / filename, args.out / LATIN_OUT.format(weight=weight),
                               args.out / OUT_NAME.format(weight=weight))
     if not args.slim_existing and args.arabic_source.is_file():
-        make_arabic_subset(args.arabic_source, args.out / ARABIC_OUT)
+        make_arabic_subset(args.arabic_source, args.out / ARABIC_OUT, args.out / OUT_NAME.format(weight="Regular"))
     elif not args.slim_existing:
         print(f"{args.arabic_source}: not installed (fonts-noto-core); {ARABIC_OUT} kept as it is")
     write_coverage(coverage_fonts(args.out), args.out / "coverage.txt")
