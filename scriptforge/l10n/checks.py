@@ -403,6 +403,7 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
             for variant in _deletions(name.replace(" ", "")):
                 by_key.setdefault((words, variant), {})[(char_id, name)] = None
         lower_words = rules.lower_words(text for _, _, text in ctx.texts(lang, SCRIPTED_GAME))
+        typos: dict[tuple[int, str], list[tuple[str, str]]] = {}
         for unit, index, text in ctx.texts(lang, SCRIPTED_GAME):
             if (unit.field == "name" and unit.character) or unit.group in rules.typo_free_groups:
                 continue
@@ -410,13 +411,15 @@ def name_misspelt(ctx: Context) -> Iterable[Finding]:
             for n_words, candidate, forms in rules.candidates(_apostrophes(text), lower_words):
                 if candidate in seen or not forms.isdisjoint(known) or not candidate:
                     continue
-                near = {pair: None for variant in _deletions(candidate) for pair in by_key.get((n_words, variant), ())}
-                for char_id, name in near:
-                    if rules.is_typo(candidate, name):
-                        seen.add(candidate)
-                        yield ctx.finding("name-misspelt", lang, f"{_where(unit, index)}: '{candidate}' looks like "
-                                          f"a misspelling of {name} ({char_id})", unit, word=candidate,
-                                          name=name, name_of=char_id)
+                key = (n_words, candidate)
+                if key not in typos:  # a word recurs across texts: its near names are looked up once
+                    near = {pair: None for variant in _deletions(candidate) for pair in by_key.get((n_words, variant), ())}
+                    typos[key] = [(char_id, name) for char_id, name in near if rules.is_typo(candidate, name)]
+                for char_id, name in typos[key]:
+                    seen.add(candidate)
+                    yield ctx.finding("name-misspelt", lang, f"{_where(unit, index)}: '{candidate}' looks like "
+                                      f"a misspelling of {name} ({char_id})", unit, word=candidate,
+                                      name=name, name_of=char_id)
 
 
 def _deletions(word: str) -> set[str]:
